@@ -1,0 +1,19 @@
+"""Stones: the rules engine of five stone board games, in pure standard-library Python.
+
+    >>> from engine import get_game
+    >>> state = get_game("morris").new_state()
+    >>> state.push("d2")
+    >>> state.pop()
+"""
+
+from .core import (
+    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RecordError, State,
+    StonesError, dumps_record, load_record, perft, replay, save_record,
+)
+from .games import GAME_IDS, get_game, score_position
+
+__all__ = [
+    "CHANCE", "GAME_IDS", "Game", "IllegalMoveError", "OptionError", "Outcome", "PositionError",
+    "RecordError", "State", "StonesError", "dumps_record", "get_game", "load_record", "perft",
+    "replay", "save_record", "score_position",
+]

@@ -1,0 +1,55 @@
+"""A game as a whole: its id, its options, its board, and the states it starts.
+
+One `Game` object per game module (OpenSpiel's game/state split): the game knows
+the rules that never change during play, a `State` holds one position.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Mapping
+
+from .errors import PositionError
+from .options import RuleOptions
+from .state import State
+
+
+class Game(ABC):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    Options: ClassVar[type[RuleOptions]]
+    palette: ClassVar[tuple[str, ...]] = ()
+    rules_summary: ClassVar[str] = ""
+
+    def options(self, data: Mapping[str, Any] | RuleOptions | None = None) -> RuleOptions:
+        """Validated options from a mapping (or passed through if already options)."""
+        if isinstance(data, self.Options):
+            return data
+        return self.Options.from_dict(data)
+
+    @abstractmethod
+    def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> State:
+        """The starting position under these options; `seed` drives every chance move."""
+
+    @abstractmethod
+    def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> State:
+        """A live state from a position JSON (SPEC section 2); `state.assumed` says what was guessed."""
+
+    @abstractmethod
+    def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
+        """The score JSON of SPEC section 2 for any position of this game."""
+
+    def locations(self) -> tuple[str, ...]:
+        """Every location id of the board, in a stable order (empty for tile games)."""
+        return ()
+
+    def check_game_id(self, position: Mapping[str, Any]) -> None:
+        if not isinstance(position, Mapping):
+            raise PositionError("a position must be a JSON object")
+        if position.get("game") != self.id:
+            raise PositionError(f"position is for game {position.get('game')!r}, not {self.id!r}")
+
+    def describe(self) -> dict[str, Any]:
+        """What a set-up screen needs to know about this game."""
+        return {"id": self.id, "title": self.title, "options": self.Options.schema(),
+                "palette": list(self.palette), "rules": self.rules_summary}

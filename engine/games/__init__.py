@@ -1,0 +1,41 @@
+"""The registry of games: id → module, imported on first use."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..core.errors import PositionError, StonesError
+from ..core.game import Game
+
+GAME_MODULES: dict[str, str] = {
+    "three-stones": "three_stones",
+    "morris": "morris",
+    "rings": "rings",
+    "sage-stones": "sage_stones",
+    "triple-domino": "triple_domino",
+}
+GAME_IDS: tuple[str, ...] = tuple(GAME_MODULES)
+
+
+class UnknownGameError(StonesError, ValueError):
+    """A game id that is not one of the five."""
+
+
+def get_game(game_id: Any) -> Game:
+    """The Game object for a game id such as 'morris'."""
+    if game_id not in GAME_MODULES:
+        raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(GAME_IDS)})")
+    module = importlib.import_module(f"{__name__}.{GAME_MODULES[game_id]}")
+    return module.GAME
+
+
+def score_position(position: Any) -> dict[str, Any]:
+    """Score any position JSON of any game (the function the web app and vision use)."""
+    if not isinstance(position, dict):
+        raise PositionError("a position must be a JSON object")
+    try:
+        game = get_game(position.get("game"))
+    except UnknownGameError as exc:
+        raise PositionError(str(exc)) from None
+    return game.score_position(position)

@@ -1,0 +1,91 @@
+"""Properties every game must keep over random legal games (hypothesis).
+
+Undo restores a state exactly, records round-trip and replay, scores kept
+incrementally equal a recount from scratch, every legal move's notation parses
+back to the same move, and positions survive a JSON round trip.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import GAME_IDS, get_game, load_record, save_record
+
+# Option sets exercised per game (the defaults plus the variants most likely to break things).
+VARIANTS: dict[str, list[dict]] = {
+    "three-stones": [{}, {"mode": "pure-skill"}, {"first_player": "black", "handicap_black": 3}],
+    "morris": [{}, {"flying": True, "mill_protection": True}, {"repetition_draw": False, "no_removal_draw": 0}],
+    "sage-stones": [{}, {"players": 3}, {"players": 2, "two_colours": False, "wrap_diagonals": False}],
+    "rings": [{}, {"players": 3}, {"players": 4}],
+    "triple-domino": [{}, {"players": 1}, {"players": 3}],
+}
+# Plies per example: enough to reach mid-game (or the end) while keeping the suite fast.
+PLIES = {"three-stones": 150, "morris": 160, "sage-stones": 200, "rings": 45, "triple-domino": 90}
+
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**31), variant=st.integers(0, 2), data=st.data())
+def test_random_game_keeps_every_invariant(game_id: str, seed: int, variant: int, data: st.DataObject) -> None:
+    game = get_game(game_id)
+    state = game.new_state(VARIANTS[game_id][variant], seed=seed)
+    snapshots = [state.snapshot()]
+    for _ in range(PLIES[game_id]):
+        if state.is_over():
+            assert list(state.legal_moves()) == []
+            break
+        assert state.scores() == state.recount_scores()
+        if state.is_chance_node():
+            move = state.sample_chance()
+        else:
+            moves = list(state.legal_moves())
+            assert moves, "a game that is not over must have a legal move"
+            assert len(set(moves)) == len(moves), "legal moves are listed once each"
+            for m in moves[:: max(1, len(moves) // 8)]:
+                assert state.parse_move(str(m)) == m
+            move = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
+        before = state.snapshot()
+        state.push(move)
+        state.pop()
+        assert state.snapshot() == before, f"undo of {move} did not restore the state"
+        state.push(str(move))
+        snapshots.append(state.snapshot())
+    assert state.scores() == state.recount_scores()
+
+    record = json.loads(json.dumps(save_record(state)))
+    reloaded = load_record(record)
+    assert reloaded.snapshot() == state.snapshot()
+    assert save_record(reloaded) == record
+    ply = data.draw(st.integers(0, state.ply), label="replay ply")
+    assert load_record(record, upto=ply).snapshot() == snapshots[ply]
+
+    position = json.loads(json.dumps(state.to_position()))
+    assert game.from_position(position).to_position() == position
+    # Copies are independent: playing on a copy leaves the original alone.
+    clone = state.copy()
+    assert clone.snapshot() == state.snapshot()
+    if not clone.is_over():
+        clone.push(clone.sample_chance() if clone.is_chance_node() else next(iter(clone.legal_moves())))
+        assert state.snapshot() == snapshots[-1]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_scoring_a_position_matches_the_live_state(game_id: str) -> None:
+    game = get_game(game_id)
+    state = game.new_state(seed=7)
+    rng = random.Random(7)
+    for _ in range(PLIES[game_id] // 2):
+        if state.is_over():
+            break
+        state.push(state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves())))
+    report = game.score_position(state.to_position())
+    assert report["game"] == game_id
+    assert isinstance(report["items"], list)
+    assert json.loads(json.dumps(report)) == report
