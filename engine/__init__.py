@@ -1,9 +1,11 @@
 """Stones: the rules engine of five stone board games, in pure standard-library Python.
 
-    >>> from engine import get_game
-    >>> state = get_game("morris").new_state()
-    >>> state.push("d2")
-    >>> state.pop()
+    from engine import get_game
+    state = get_game("morris").new_state()
+    state.push("d2")          # a move in notation (or a move object)
+    list(state.legal_moves())
+    state.pop()               # undo
+    state.outcome()           # None while the game goes on
 """
 
 from .core import (

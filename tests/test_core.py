@@ -67,7 +67,9 @@ def test_outcome_by_score_and_descriptions() -> None:
     win = outcome_by_score({"white": 3, "black": 2}, "end")
     assert win.winner == "white" and not win.is_draw
     tie = outcome_by_score({"white": 3, "black": 3}, "end")
-    assert tie.winner is None and tie.is_draw and tie.winners == ("white", "black")
+    assert tie.winner is None and tie.is_draw and tie.winners == ()
+    shared = outcome_by_score({"red": 3, "blue": 3, "green": 1}, "end")
+    assert shared.winners == ("red", "blue") and shared.is_draw and "draw between red and blue" in shared.describe()
     assert "white wins" in win.describe() and "draw" in tie.describe()
     assert Outcome(("a",), {"a": 1}, "r").to_dict()["winner"] == "a"
 

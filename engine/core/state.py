@@ -64,10 +64,11 @@ class Outcome:
 
 
 def outcome_by_score(scores: dict[str, int], reason: str) -> Outcome:
-    """The usual end: the highest score wins, equal highest scores share (a draw)."""
+    """The usual end: the highest score wins; leaders who tie share the win, and when
+    every player ties it is a draw (no winners), the convention of every game."""
     best = max(scores.values())
     winners = tuple(p for p, s in scores.items() if s == best)
-    return Outcome(winners, dict(scores), reason)
+    return Outcome(() if len(winners) == len(scores) else winners, dict(scores), reason)
 
 
 class TimeForfeit:
@@ -213,7 +214,7 @@ class State(ABC, Generic[M, O]):
         move = self.coerce(move)
         if self.is_over():
             raise IllegalMoveError(f"{move}: the game is over", rule="game over")
-        if move == TIME_FORFEIT:
+        if move is TIME_FORFEIT:
             if self._clock is None:
                 raise IllegalMoveError("time: this game is played without a clock", rule="clock")
             return move
@@ -223,7 +224,7 @@ class State(ABC, Generic[M, O]):
     def push(self, move: M | str, seconds: float | None = None) -> M:
         """Play a move (object or notation) after checking it; `seconds` runs the clock."""
         move = self.check(move)
-        if move == TIME_FORFEIT:
+        if move is TIME_FORFEIT:
             self._stack.append((move, self._flagged, seconds))
             self._flagged = self.current_player
             return move
@@ -240,7 +241,7 @@ class State(ABC, Generic[M, O]):
         if not self._stack:
             raise IllegalMoveError("there is no move to undo", rule="undo")
         move, token, seconds = self._stack.pop()
-        if move == TIME_FORFEIT:
+        if move is TIME_FORFEIT:
             self._flagged = token
         else:
             self._revert(move, token)
@@ -336,14 +337,17 @@ def perft(state: State, depth: int) -> int:
     """
     if depth == 0:
         return 1
-    if state.is_chance_node():
+    if state.is_over():
+        return 0
+    if state.current_player == CHANCE:
         outcomes = state.chance_outcomes()
         if outcomes is None:  # too many to list: follow the seeded draw
             return _perft_after(state, state.sample_chance(), depth)
         return sum(_perft_after(state, move, depth) for move, _ in outcomes)
-    if state.is_over():
-        return 0
-    return sum(_perft_after(state, move, depth - 1) for move in list(state.legal_moves()))
+    moves = list(state._legal_moves())
+    if depth == 1:  # the last ply: count the moves instead of playing them
+        return len(moves)
+    return sum(_perft_after(state, move, depth - 1) for move in moves)
 
 
 def _perft_after(state: State, move: Any, depth: int) -> int:
