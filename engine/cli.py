@@ -212,6 +212,12 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
+    def public_last_move(self) -> str:
+        """The last move as the people at the keyboard may see it (a hidden draw stays hidden)."""
+        if len(self.humans) == 1:
+            return str(self.state.view(next(iter(self.humans))).history[-1])
+        return str(self.state.peek())
+
     def board_for(self, player: str) -> str:
         """The board as `player` may see it (hidden hands stay hidden when one person plays)."""
         if len(self.humans) == 1:
@@ -220,12 +226,12 @@ class TerminalGame:
 
     def run(self) -> None:
         state = self.state
-        self.say(f"{state.game.title}. {HELP.splitlines()[0]} Type 'help' for commands.")
+        self.say(f"{state.game.title}. Type a move in the game's notation; 'help' lists the commands.")
         shown_for: str | None = None
         while not state.is_over():
             if state.is_chance_node():
-                self.say(f"  {state.sample_chance()}")
                 state.push_unchecked(state.sample_chance())
+                self.say(f"  {self.public_last_move()}")
                 continue
             player = state.current_player
             if player not in self.humans:
