@@ -100,10 +100,15 @@ def test_terminal_play_stops_cleanly_at_end_of_input() -> None:
     assert result.returncode == 0 and "unfinished" in result.stdout
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
-def test_a_person_can_play_each_game_to_the_end(game_id: str) -> None:
+PLAYABLE = [(g, {}) for g in GAME_IDS] + [
+    ("rings", {"players": 4}), ("triple-domino", {"players": 1}), ("three-stones", {"mode": "pure-skill"}),
+]
+
+
+@pytest.mark.parametrize("game_id,options", PLAYABLE)
+def test_a_person_can_play_each_game_to_the_end(game_id: str, options: dict) -> None:
     """Drive the terminal game with typed moves (chosen at random among the legal ones)."""
-    state = get_game(game_id).new_state(seed=5)
+    state = get_game(game_id).new_state(options, seed=5)
     chooser = random.Random(5)
 
     def typed(prompt: str) -> str:
