@@ -147,9 +147,23 @@ class State(ABC, Generic[M, O]):
     def render(self) -> str:
         """The board drawn as text, for the terminal."""
 
-    @abstractmethod
     def copy(self) -> "State[M, O]":
-        """An independent state with the same position and history."""
+        """An independent state with the same position and history.
+
+        A shallow clone is cheap (search copies states often); each game gives the
+        clone its own copies of its mutable containers in `_copy_containers`.
+        """
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone._stack = list(self._stack)
+        clone._clock = None if self._clock is None else dict(self._clock)
+        clone.assumed = list(self.assumed)
+        self._copy_containers(clone)
+        return clone
+
+    @abstractmethod
+    def _copy_containers(self, clone: "State[M, O]") -> None:
+        """Give `clone` its own copies of this game's mutable containers (board, hands, ...)."""
 
     def _check(self, move: M) -> None:
         """Raise IllegalMoveError naming the rule `move` breaks; the default compares with the legal list."""

@@ -444,16 +444,10 @@ class MorrisState(State[Move, MorrisOptions]):
         lines.append(outcome.describe() if outcome else f"{SIDES[self.turn]} to move")
         return "\n".join(lines)
 
-    def copy(self) -> "MorrisState":
-        clone = MorrisState.__new__(MorrisState)
-        clone.__dict__.update(self.__dict__)
+    def _copy_containers(self, clone: "MorrisState") -> None:
         clone.men = list(self.men)
         clone.hand = list(self.hand)
         clone.seen = dict(self.seen)
-        clone._stack = list(self._stack)
-        clone._clock = None if self._clock is None else dict(self._clock)
-        clone.assumed = list(self.assumed)
-        return clone
 
 
 # ----- the game ------------------------------------------------------------------------------------

@@ -638,14 +638,9 @@ class RingsState(State[Turn, RingsOptions]):
     def render(self) -> str:
         return _render(self)
 
-    def copy(self) -> "RingsState":
-        clone = RingsState.__new__(RingsState)
-        clone.__dict__.update(self.__dict__)
-        for name in ("board", "stones", "influence", "total", "empties", "ring_owner", "guarded", "holder", "held",
-                     "_stack", "assumed"):
+    def _copy_containers(self, clone: "RingsState") -> None:
+        for name in ("board", "stones", "influence", "total", "empties", "ring_owner", "guarded", "holder", "held"):
             setattr(clone, name, list(getattr(self, name)))
-        clone._clock = None if self._clock is None else dict(self._clock)
-        return clone
 
 
 # ----- notation helpers -------------------------------------------------------------------

@@ -498,15 +498,9 @@ class SageStonesState(State[Move, SageStonesOptions]):
             lines.append("+ marks the pockets the roll allows")
         return "\n".join(lines)
 
-    def copy(self) -> "SageStonesState":
-        clone = SageStonesState.__new__(SageStonesState)
-        clone.__dict__.update(self.__dict__)
+    def _copy_containers(self, clone: "SageStonesState") -> None:
         clone.board = list(self.board)
         clone.supply = list(self.supply)
-        clone._stack = list(self._stack)
-        clone._clock = None if self._clock is None else dict(self._clock)
-        clone.assumed = list(self.assumed)
-        return clone
 
 
 def parse_move(text: str) -> Move:

@@ -343,17 +343,11 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
             lines.append("+ marks the pockets in the ring's row and column")
         return "\n".join(lines)
 
-    def copy(self) -> "ThreeStonesState":
-        clone = ThreeStonesState.__new__(ThreeStonesState)
-        clone.__dict__.update(self.__dict__)
+    def _copy_containers(self, clone: "ThreeStonesState") -> None:
         clone.board = list(self.board)
         clone.pouch = dict(self.pouch)
         clone.hands = {s: dict(h) for s, h in self.hands.items()}
         clone.points = dict(self.points)
-        clone._stack = list(self._stack)
-        clone._clock = None if self._clock is None else dict(self._clock)
-        clone.assumed = list(self.assumed)
-        return clone
 
 
 class ThreeStones(Game):

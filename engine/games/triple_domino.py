@@ -815,9 +815,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             "result": self.result,
         }
 
-    def copy(self) -> "TripleDominoState":
-        clone = TripleDominoState.__new__(TripleDominoState)
-        clone.__dict__.update(self.__dict__)
+    def _copy_containers(self, clone: "TripleDominoState") -> None:
         clone.layout = dict(self.layout)
         clone.vertex_number = dict(self.vertex_number)
         clone.vertex_count = dict(self.vertex_count)
@@ -826,10 +824,6 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         clone.pool = set(self.pool)
         clone.points = list(self.points)
         clone.score_log = list(self.score_log)
-        clone._stack = list(self._stack)
-        clone._clock = None if self._clock is None else dict(self._clock)
-        clone.assumed = list(self.assumed)
-        return clone
 
     def view(self, player: str) -> "TripleDominoView":
         return TripleDominoView(self, player)

@@ -1,0 +1,217 @@
+"""Alpha-beta (negamax) for two-player games of perfect information without chance.
+
+Iterative deepening, principal-variation search, a transposition table keyed by
+the game's hash, and move ordering (table move, killer moves, history counts,
+then the game's own static order). The game supplies a `NegamaxKnowledge`:
+terminal values, an evaluation, ordered moves and a position key.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Hashable, Protocol
+
+from .base import Clock, OutOfBudget
+
+WIN = 1_000_000.0
+"""A won position is worth WIN minus the plies to the win: faster wins score higher."""
+WON = WIN - 10_000  # anything above this is a proven win
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_LIMIT = 400_000
+
+
+class NegamaxKnowledge(Protocol):
+    def terminal(self, state: Any, ply: int) -> float | None:
+        """The value for the side to move if the game is over here (±(WIN - ply), 0 for a draw), else None."""
+
+    def evaluate(self, state: Any) -> float:
+        """A static value for the side to move (positive: good for it)."""
+
+    def ordered_moves(self, state: Any) -> list[Any]:
+        """The legal moves, most promising first (cheap: captures, mills, threats)."""
+
+    def key(self, state: Any) -> Hashable:
+        """A hash of the position (board, side to move, everything the value depends on)."""
+
+
+class SearchResult:
+    __slots__ = ("move", "value", "depth", "line", "complete")
+
+    def __init__(self, move: Any, value: float, depth: int, line: tuple, complete: bool) -> None:
+        self.move, self.value, self.depth, self.line, self.complete = move, value, depth, line, complete
+
+
+class AlphaBeta:
+    """Negamax with iterative deepening; reuse one instance per player to keep its table warm."""
+
+    def __init__(self, knowledge: NegamaxKnowledge, max_depth: int = 64, use_table: bool = True) -> None:
+        self.k = knowledge
+        self.max_depth = max_depth
+        self.use_table = use_table
+        self.table: dict[Hashable, tuple[int, int, float, Any]] = {}
+        self.history: dict[Any, int] = {}
+        self.killers: list[list[Any]] = []
+
+    def search(self, state: Any, clock: Clock, rng: random.Random) -> SearchResult:
+        """The best move for the side to move in `state` (a private copy: the search pushes and pops it)."""
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        self.history.clear()
+        self.killers = [[None, None] for _ in range(self.max_depth + 64)]
+        moves = self.k.ordered_moves(state)
+        if not moves:
+            raise ValueError("no legal move")
+        # Equal moves come out in a seeded random order, so games differ from seed to seed.
+        shuffled = list(moves)
+        rng.shuffle(shuffled)
+        rank = {m: i for i, m in enumerate(moves)}
+        shuffled.sort(key=lambda m: rank[m] // 4)  # keep the static order coarse, shuffle within it
+        root = shuffled
+        best = SearchResult(root[0], 0.0, 0, (root[0],), False)
+        if len(root) == 1:
+            try:
+                value = -self._negamax(state, root[0], 0, -WIN - 1, WIN + 1, clock)
+            except OutOfBudget:
+                value = 0.0
+            return SearchResult(root[0], value, 1, (root[0],), True)
+        for depth in range(1, self.max_depth + 1):
+            try:
+                value, move = self._root(state, root, depth, clock)
+            except _Partial as partial:
+                if partial.move is not None:
+                    best = SearchResult(partial.move, partial.value, depth, (partial.move,), False)
+                break
+            best = SearchResult(move, value, depth, self._principal_line(state, move, depth), True)
+            root.remove(move)
+            root.insert(0, move)
+            if abs(value) >= WON:
+                break  # a forced result is known: deeper search will not change it
+        return best
+
+    def _root(self, state: Any, moves: list[Any], depth: int, clock: Clock) -> tuple[float, Any]:
+        alpha, beta = -WIN - 1, WIN + 1
+        best_move = None
+        for i, move in enumerate(moves):
+            try:
+                if i == 0:
+                    value = -self._negamax(state, move, depth - 1, -beta, -alpha, clock)
+                else:
+                    value = -self._negamax(state, move, depth - 1, -alpha - 1, -alpha, clock)
+                    if alpha < value < beta:
+                        value = -self._negamax(state, move, depth - 1, -beta, -value, clock)
+            except OutOfBudget:
+                raise _Partial(best_move, alpha) from None
+            if value > alpha or best_move is None:
+                alpha, best_move = max(alpha, value), move
+        return alpha, best_move
+
+    def _negamax(self, state: Any, move: Any, depth: int, alpha: float, beta: float, clock: Clock, ply: int = 1) -> float:
+        """The value of `move` played in `state`, for the side that moves after it (pushes and pops it)."""
+        state.push_unchecked(move)
+        try:
+            return self._node(state, depth, alpha, beta, clock, ply)
+        finally:
+            state.pop()
+
+    def _node(self, state: Any, depth: int, alpha: float, beta: float, clock: Clock, ply: int) -> float:
+        clock.tick()
+        k = self.k
+        terminal = k.terminal(state, ply)
+        if terminal is not None:
+            return terminal
+        if depth <= 0:
+            return k.evaluate(state)
+        key = k.key(state) if self.use_table else None
+        table_move = None
+        if key is not None:
+            entry = self.table.get(key)
+            if entry is not None:
+                edepth, flag, value, table_move = entry
+                if edepth >= depth:
+                    if value > WON:
+                        value -= ply
+                    elif value < -WON:
+                        value += ply
+                    if flag == EXACT:
+                        return value
+                    if flag == LOWER and value >= beta:
+                        return value
+                    if flag == UPPER and value <= alpha:
+                        return value
+        moves = self._ordered(state, table_move, ply)
+        original_alpha = alpha
+        best, best_move = -WIN - 1, None
+        first = True
+        for move in moves:
+            if first:
+                value = -self._negamax(state, move, depth - 1, -beta, -alpha, clock, ply + 1)
+                first = False
+            else:
+                value = -self._negamax(state, move, depth - 1, -alpha - 1, -alpha, clock, ply + 1)
+                if alpha < value < beta:
+                    value = -self._negamax(state, move, depth - 1, -beta, -value, clock, ply + 1)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        killers = self.killers[ply]
+                        if killers[0] != move:
+                            killers[1] = killers[0]
+                            killers[0] = move
+                        self.history[move] = self.history.get(move, 0) + depth * depth
+                        break
+        if key is not None:
+            flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+            stored = best + ply if best > WON else best - ply if best < -WON else best
+            self.table[key] = (depth, flag, stored, best_move)
+        return best
+
+    def _ordered(self, state: Any, table_move: Any, ply: int) -> list[Any]:
+        moves = self.k.ordered_moves(state)
+        if len(moves) < 2:
+            return moves
+        history = self.history
+        killers = self.killers[ply]
+        n = len(moves)
+        # Static order first (index), lifted by history counts and killer moves; the table move leads.
+        scored = []
+        for i, m in enumerate(moves):
+            s = (n - i) + history.get(m, 0)
+            if m == killers[0] or m == killers[1]:
+                s += 10_000
+            if m == table_move:
+                s += 1_000_000
+            scored.append((s, i, m))
+        scored.sort(reverse=True)
+        return [m for _, _, m in scored]
+
+    def _principal_line(self, state: Any, move: Any, depth: int) -> tuple:
+        """The expected line of play, read back from the table."""
+        line = [move]
+        pushed = 0
+        try:
+            state.push_unchecked(move)
+            pushed += 1
+            while len(line) < depth:
+                entry = self.table.get(self.k.key(state))
+                if entry is None or entry[3] is None or self.k.terminal(state, 0) is not None:
+                    break
+                nxt = entry[3]
+                if nxt not in self.k.ordered_moves(state):
+                    break
+                line.append(nxt)
+                state.push_unchecked(nxt)
+                pushed += 1
+        finally:
+            for _ in range(pushed):
+                state.pop()
+        return tuple(line)
+
+
+class _Partial(Exception):
+    """The budget ran out during an iteration: carries the best root move found in it (if any)."""
+
+    def __init__(self, move: Any, value: float) -> None:
+        super().__init__()
+        self.move, self.value = move, value

@@ -1,0 +1,90 @@
+"""Every game's levels in one place: which player plays `easy`, `medium`, `hard` (and `random`).
+
+    easy    a beginner: one move deep, noisy, sometimes careless
+    medium  solid: a shallow search with the game's evaluation
+    hard    strong: the full search the game suits, as deep as the budget allows
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .base import Player, RandomPlayer
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+Factory = Callable[[int], Player]
+
+
+def _morris() -> dict[str, Factory]:
+    from .games import morris as m
+    from .players import AlphaBetaPlayer, GreedyPlayer, VectorView
+
+    def easy(seed: int) -> Player:
+        k = m.MorrisKnowledge(m.SIMPLE_WEIGHTS)
+        return GreedyPlayer("morris", seed, "easy", lambda s: VectorView(k, s.players), noise=40, blunder=0.25,
+                            win_chance=k.win_chance)
+
+    def medium(seed: int) -> Player:
+        k = m.MorrisKnowledge(m.SIMPLE_WEIGHTS)
+        return AlphaBetaPlayer("morris", seed, "medium", k, max_depth=2, win_chance=k.win_chance)
+
+    def hard(seed: int) -> Player:
+        k = m.MorrisKnowledge()
+        return AlphaBetaPlayer("morris", seed, "hard", k, max_depth=40, win_chance=k.win_chance)
+
+    return {"easy": easy, "medium": medium, "hard": hard}
+
+
+def _three_stones() -> dict[str, Factory]:
+    from .games import three_stones as t
+    from .players import AlphaBetaPlayer, ChoosePlayer, ExpectimaxPlayer, GreedyPlayer
+
+    def by_mode(level: str, seed: int, pouch: Player, skill: Player) -> Player:
+        return ChoosePlayer("three-stones", seed, level,
+                            lambda view: pouch if view.options.mode == "pouch" else skill)
+
+    def easy(seed: int) -> Player:
+        k = t.ThreeStonesKnowledge(potential=False)
+        player = GreedyPlayer("three-stones", seed, "easy", lambda s: k, noise=0.6, blunder=0.3)
+        return by_mode("easy", seed, player, player)
+
+    def medium(seed: int) -> Player:
+        k = t.ThreeStonesKnowledge()
+        player = GreedyPlayer("three-stones", seed, "medium", lambda s: k)
+        return by_mode("medium", seed, player, player)
+
+    def hard(seed: int) -> Player:
+        k = t.ThreeStonesKnowledge()
+        pouch = ExpectimaxPlayer("three-stones", seed, "hard", lambda s: k, max_depth=4, beam=6)
+        skill = AlphaBetaPlayer("three-stones", seed, "hard", t.ThreeStonesNegamax(k), max_depth=12)
+        skill.search.use_table = False
+        return by_mode("hard", seed, pouch, skill)
+
+    return {"easy": easy, "medium": medium, "hard": hard}
+
+
+_BUILDERS: dict[str, Callable[[], dict[str, Factory]]] = {
+    "morris": _morris,
+    "three-stones": _three_stones,
+}
+_CACHE: dict[str, dict[str, Factory]] = {}
+
+
+def levels_of(game_id: str) -> dict[str, Factory]:
+    """The level factories of one game (random included)."""
+    if game_id not in _CACHE:
+        if game_id not in _BUILDERS:
+            raise ValueError(f"no computer players for {game_id!r}")
+        table = {"random": lambda seed, g=game_id: RandomPlayer(g, seed)}
+        table.update(_BUILDERS[game_id]())
+        _CACHE[game_id] = table
+    return _CACHE[game_id]
+
+
+def get_player(game_id: str, level: str = "medium", seed: int = 0) -> Player:
+    """A computer player for `game_id` at `level` (random, easy, medium, hard), deterministic for a seed."""
+    table = levels_of(game_id)
+    if level not in table:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    return table[level](seed)
