@@ -27,6 +27,40 @@ VARIANTS: dict[str, list[dict]] = {
 # Plies per example: enough to reach mid-game (or the end) while keeping the suite fast.
 PLIES = {"three-stones": 150, "morris": 160, "sage-stones": 200, "rings": 45, "triple-domino": 90}
 
+def _three_stones_conserved(state) -> bool:
+    on_board = sum(1 for colour in state.board if colour)
+    return on_board + state.stones_left == 72
+
+
+def _morris_conserved(state) -> bool:
+    from engine.games.morris import Move
+    taken = {"white": 0, "black": 0}
+    for index, move in enumerate(state.history):
+        if isinstance(move, Move) and move.take is not None:
+            taken["black" if index % 2 == 0 else "white"] += 1  # white moves on even plies
+    return all(state.pieces_on_board(p) + state.pieces_in_hand(p) + taken[p] == 9 for p in ("white", "black"))
+
+
+def _sage_conserved(state) -> bool:
+    on_board, in_hand = state.on_board(), state.in_hand()
+    return all(on_board.get(c, 0) + in_hand[c] == state.options.stones_per_colour for c in state.seats)
+
+
+def _rings_conserved(state) -> bool:
+    placed = sum(1 for turn in state.history if turn.point is not None)
+    return sum(1 for owner in state.board if owner >= 0) == placed
+
+
+def _domino_conserved(state) -> bool:
+    return sum(len(h) for h in state.hands) + len(state.pool) + len(state.layout) == 56
+
+
+# Stones (or tiles) are neither made nor lost: board + supply (+ captured) is constant.
+CONSERVED = {
+    "three-stones": _three_stones_conserved, "morris": _morris_conserved, "sage-stones": _sage_conserved,
+    "rings": _rings_conserved, "triple-domino": _domino_conserved,
+}
+
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -42,6 +76,7 @@ def test_random_game_keeps_every_invariant(game_id: str, seed: int, variant: int
             assert list(state.legal_moves()) == []
             break
         assert state.scores() == state.recount_scores()
+        assert CONSERVED[game_id](state), "stones are conserved"
         if state.is_chance_node():
             move = state.sample_chance()
         else:
