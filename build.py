@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Assemble the offline web app in dist/: page, engine, PyScript and Pyodide, all local.
+
+    python build.py [--out dist]
+
+Standard library only. Every byte the page needs ends up in the output folder,
+so it runs with no network once served (and, after the first visit, with no
+server: the generated service worker precaches every built file):
+
+- the Pyodide runtime files PyScript needs (from the pinned npm `pyodide`),
+- PyScript's own modules and core.css (from the pinned npm `@pyscript/core`),
+- `engine.zip` (the rules engine, .py files only) and `ui.zip` (the page's
+  Python modules), unpacked into Pyodide's file system via `pyscript.json`,
+- `web/` page files, `pyscript.json` naming the LOCAL interpreter,
+- `sw.js`, `manifest.webmanifest` and two PNG icons drawn here.
+
+`npm ci` runs first when node_modules is missing, older than package-lock.json,
+or holds other versions than the pins in package.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+NODE_MODULES = ROOT / "node_modules"
+WEB = ROOT / "web"
+ENGINE = ROOT / "engine"
+
+# What Pyodide fetches at start-up (pyodide-lock.json even with no packages).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+MARKER = ".stones-build.json"  # written last; marks a folder this script may wipe
+ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same bytes
+URL_RE = re.compile(rb"https?://[^\s\"'`)<>]+")
+URL_ALLOWED = (b"http://www.w3.org/",)  # XML namespaces are names, not downloads
+
+APP_NAME = "Stones"
+THEME = "#2f4a3a"
+
+
+# ----- npm ------------------------------------------------------------------------
+def pinned_versions() -> dict[str, str]:
+    return json.loads((ROOT / "package.json").read_text())["dependencies"]
+
+
+def npm_is_current() -> bool:
+    stamp = NODE_MODULES / ".package-lock.json"
+    lock = ROOT / "package-lock.json"
+    if not stamp.exists() or stamp.stat().st_mtime < lock.stat().st_mtime:
+        return False
+    for name, version in pinned_versions().items():
+        manifest = NODE_MODULES / name / "package.json"
+        if not manifest.exists() or json.loads(manifest.read_text()).get("version") != version:
+            return False
+    return True
+
+
+def ensure_node_modules() -> None:
+    if npm_is_current():
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("build.py: npm is needed to fetch the pinned Pyodide and PyScript (install Node.js 20+)")
+    print("build.py: running npm ci (node_modules missing or stale)", flush=True)
+    subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+    (NODE_MODULES / ".package-lock.json").touch()
+
+
+# ----- zips -----------------------------------------------------------------------
+def python_sources(base: Path, exclude: set[str] = frozenset()) -> list[Path]:
+    return sorted(
+        p for p in base.rglob("*.py")
+        if "__pycache__" not in p.parts and p.relative_to(base).as_posix() not in exclude
+    )
+
+
+def make_zip(files: list[tuple[str, Path]]) -> bytes:
+    """A deterministic zip: fixed dates and order, so the content hash only moves with the code."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for arcname, path in files:
+            info = zipfile.ZipInfo(arcname, ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+# ----- icons: a wooden octagon with stones, drawn pixel by pixel -------------------
+def _mix(a: tuple[float, ...], b: tuple[float, ...], t: float) -> tuple[float, ...]:
+    return tuple(x + (y - x) * t for x, y in zip(a, b))
+
+
+def _clamp(x: float) -> float:
+    return 0.0 if x < 0 else 1.0 if x > 1 else x
+
+
+def draw_icon(size: int) -> bytes:
+    """A PNG (RGBA) of the three-stones board motif, full bleed so it also works as maskable."""
+    bg = (0.18, 0.29, 0.23)
+    wood_light, wood_dark, rim = (0.86, 0.64, 0.38), (0.74, 0.50, 0.27), (0.45, 0.27, 0.12)
+    pocket = (0.42, 0.25, 0.10)
+    stones = {  # grid offset → (base colour, opacity)
+        (-1, -1): ((0.96, 0.95, 0.91), 1.0), (0, -1): ((0.12, 0.12, 0.13), 1.0),
+        (1, -1): ((0.96, 0.95, 0.91), 1.0), (-1, 0): ((0.70, 0.86, 0.95), 0.55),
+        (1, 0): ((0.12, 0.12, 0.13), 1.0), (-1, 1): ((0.12, 0.12, 0.13), 1.0),
+        (1, 1): ((0.70, 0.86, 0.95), 0.55), (0, 1): ((0.96, 0.95, 0.91), 1.0),
+    }
+    px = 1.0 / size
+    apothem, step = 0.40, 0.2
+    r_pocket, r_stone = 0.072, 0.082
+    diag = 1 / math.sqrt(2)
+    rows = []
+    for j in range(size):
+        row = bytearray([0])  # PNG filter: none
+        y = (j + 0.5) * px - 0.5
+        for i in range(size):
+            x = (i + 0.5) * px - 0.5
+            colour = bg
+            # the octagon: outside distance along the 4 axis pairs
+            sd = max(abs(x), abs(y), (abs(x) + abs(y)) * diag) - apothem
+            cover = _clamp(0.5 - sd / px)
+            if cover > 0:
+                grain = 0.5 + 0.5 * math.sin(y * 90 + math.sin(x * 13) * 2.2)
+                wood = _mix(wood_dark, wood_light, grain)
+                wood = _mix(rim, wood, _clamp((-sd) / 0.035))
+                # nearest pocket of the 3x3 grid (the centre one stays empty, like e5)
+                gx, gy = round(x / step), round(y / step)
+                if max(abs(gx), abs(gy)) <= 1 and (gx, gy) != (0, 0):
+                    d = math.hypot(x - gx * step, y - gy * step)
+                    hole = _clamp(0.5 - (d - r_pocket) / px)
+                    wood = _mix(wood, pocket, hole)
+                    if (gx, gy) in stones:
+                        base, opacity = stones[(gx, gy)]
+                        hx, hy = gx * step - 0.3 * r_stone, gy * step - 0.35 * r_stone
+                        shade = _clamp(math.hypot(x - hx, y - hy) / (1.3 * r_stone))
+                        stone = _mix(_mix(base, (1, 1, 1), 0.45), _mix(base, (0, 0, 0), 0.35), shade)
+                        inside = _clamp(0.5 - (d - r_stone) / px) * opacity
+                        wood = _mix(wood, stone, inside)
+                colour = _mix(colour, wood, cover)
+            row += bytes(int(_clamp(c) * 255 + 0.5) for c in colour) + b"\xff"
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b"")
+
+
+# ----- generated text files ---------------------------------------------------------
+def manifest() -> bytes:
+    data = {
+        "name": f"{APP_NAME} — five stone board games",
+        "short_name": APP_NAME,
+        "description": "Three Stones, Morris, Rings, Sage Stones and Triple Domino, fully offline.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#f3ead8",
+        "theme_color": THEME,
+        "icons": [
+            {"src": "./icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any maskable"},
+            {"src": "./icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any maskable"},
+        ],
+    }
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+SERVICE_WORKER = """\
+// Generated by build.py: precaches every file of this build; cache-first afterwards.
+const CACHE = "stones-%(hash)s";
+const FILES = %(files)s;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" }))))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim())
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  const scope = new URL(self.registration.scope).pathname;
+  if (url.pathname.startsWith(scope + "api/")) return;  // the companion server's live endpoints
+  event.respondWith(
+    caches.open(CACHE)
+      .then((cache) => cache.match(request, { ignoreSearch: request.mode === "navigate" }))
+      .then((hit) => hit || fetch(request))
+  );
+});
+"""
+
+
+def service_worker(files: list[str], digest: str) -> bytes:
+    listed = ["./"] + [f"./{name}" for name in files]
+    return (SERVICE_WORKER % {"hash": digest, "files": json.dumps(listed, indent=2)}).encode()
+
+
+# ----- the build ----------------------------------------------------------------------
+def collect(out: Path) -> dict[str, bytes]:
+    """Every output file (relative path → bytes) except sw.js, which lists them."""
+    files: dict[str, bytes] = {}
+    pyodide = NODE_MODULES / "pyodide"
+    for name in PYODIDE_FILES:
+        files[f"pyodide/{name}"] = (pyodide / name).read_bytes()
+    pyscript = NODE_MODULES / "@pyscript" / "core" / "dist"
+    for path in sorted(pyscript.glob("*.js")) + [pyscript / "core.css"]:
+        files[f"pyscript/{path.name}"] = path.read_bytes()
+
+    files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
+    ui_sources = python_sources(WEB, exclude={"main.py"})
+    files["ui.zip"] = make_zip([(p.relative_to(WEB).as_posix(), p) for p in ui_sources])
+
+    for path in sorted(WEB.iterdir()):
+        if path.is_file() and (path.suffix != ".py" or path.name == "main.py"):
+            files[path.name] = path.read_bytes()
+    if "index.html" not in files:
+        sys.exit("build.py: web/index.html is missing")
+
+    config = {
+        "interpreter": "./pyodide/pyodide.mjs",
+        "files": {"./engine.zip": "./*", "./ui.zip": "./*"},
+    }
+    files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
+    files["manifest.webmanifest"] = manifest()
+    files["icon-192.png"] = draw_icon(192)
+    files["icon-512.png"] = draw_icon(512)
+    return files
+
+
+def check_no_remote_urls(files: dict[str, bytes]) -> list[str]:
+    """Our own files must name no remote URL; vendor files only carry unused CDN defaults."""
+    problems, vendor = [], 0
+    for name, data in files.items():
+        if name.endswith((".png", ".wasm", ".zip")):
+            continue
+        urls = [u for u in set(URL_RE.findall(data)) if not u.startswith(URL_ALLOWED)]
+        if not urls:
+            continue
+        if name.startswith(("pyodide/", "pyscript/")):
+            vendor += len(urls)
+        else:
+            problems.append(f"{name}: {', '.join(sorted(u.decode(errors='replace') for u in urls))}")
+    if vendor:
+        print(f"  note: vendor code holds {vendor} URL strings (CDN defaults and doc links); "
+              "none is fetched because pyscript.json names the local interpreter")
+    return problems
+
+
+def build(out: Path) -> dict[str, bytes]:
+    ensure_node_modules()
+    files = collect(out)
+    problems = check_no_remote_urls(files)
+    if problems:
+        sys.exit("build.py: remote URLs in the app's own files:\n  " + "\n  ".join(problems))
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    build_hash = digest.hexdigest()[:16]
+    files["sw.js"] = service_worker(sorted(files), build_hash)
+
+    if out.exists():
+        if any(out.iterdir()) and not (out / MARKER).exists():
+            sys.exit(f"build.py: {out} exists and was not made by build.py; not touching it")
+        shutil.rmtree(out)
+    for name, data in files.items():
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    info = {"hash": build_hash, "versions": pinned_versions(), "files": sorted(files)}
+    (out / MARKER).write_text(json.dumps(info, indent=1) + "\n")
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default="dist", help="output folder (default: dist)")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    if not out.is_absolute():
+        out = (Path.cwd() / out).resolve()
+    files = build(out)
+    total = sum(len(d) for d in files.values())
+    gz = sum(len(zlib.compress(d, 6)) for n, d in files.items() if not n.endswith((".png", ".zip")))
+    gz += sum(len(d) for n, d in files.items() if n.endswith((".png", ".zip")))
+    print(f"built {out}: {len(files)} files, {total / 1e6:.1f} MB ({gz / 1e6:.1f} MB compressed)")
+    for name, data in sorted(files.items(), key=lambda kv: -len(kv[1]))[:6]:
+        print(f"  {len(data) / 1e6:7.2f} MB  {name}")
+    print(f"  engine.zip {len(files['engine.zip']) / 1e3:.0f} kB, ui.zip {len(files['ui.zip']) / 1e3:.0f} kB; "
+          f"serve with: python -m vision server --dist {os.path.relpath(out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

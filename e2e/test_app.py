@@ -1,0 +1,93 @@
+"""The app around the games: start-up, home and set-up screens, phone and desktop layouts, offline."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_support import open_app, play_moves, record_timing, start_three_stones, stones
+
+from engine import get_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_cold_start_home_lists_the_five_games(page, base_url, shot, console_errors) -> None:
+    seconds = open_app(page, base_url)
+    ready_ms = page.evaluate("window.stonesReadyAt")
+    record_timing("cold_start_s", ready_ms / 1000)
+    print(f"cold start: page ready {ready_ms / 1000:.2f} s after navigation ({seconds:.2f} s seen by the test)")
+    cards = page.eval_on_selector_all(".game-card", "els => els.map(e => e.getAttribute('data-game'))")
+    assert cards == ["three-stones", "morris", "rings", "sage-stones", "triple-domino"]
+    assert page.is_enabled('button.game-card[data-game="three-stones"]')
+    for soon in page.query_selector_all(".game-card.soon"):
+        assert "coming soon" in soon.text_content()
+    shot(page)
+    assert not console_errors
+
+
+def test_setup_form_follows_the_options_schema(page, base_url, shot) -> None:
+    open_app(page, base_url)
+    page.click('[data-game="three-stones"]')
+    for opt in get_game("three-stones").describe()["options"]:
+        field = page.locator(f'[name="opt:{opt["name"]}"]')
+        if opt["choices"]:
+            assert field.evaluate("e => e.tagName") == "SELECT"
+            assert field.input_value() == str(opt["default"])
+        elif opt["type"] == "int":
+            assert field.get_attribute("type") == "number"
+            assert field.input_value() == str(opt["default"])
+            if opt["minimum"] is not None:
+                assert field.get_attribute("min") == str(opt["minimum"])
+            if opt["maximum"] is not None:
+                assert field.get_attribute("max") == str(opt["maximum"])
+    assert page.eval_on_selector_all("#seats select", "els => els.map(e => e.value)") == ["human", "human"]
+    # a bad combination is explained before starting
+    page.fill('[name="opt:clock_white_minutes"]', "30")
+    page.dispatch_event('[name="opt:clock_white_minutes"]', "change")
+    assert "clock" in page.text_content("#setup-error")
+    page.click("button[data-action=start]")
+    assert page.query_selector("svg.board-three-stones") is None
+    shot(page)
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_layout_fits_phone_and_desktop(browser, live_server, width, height, shot) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server)
+    page = context.new_page()
+    remote: list[str] = []
+    context.on("request", lambda r: remote.append(r.url) if not r.url.startswith((live_server, "data:", "blob:")) else None)
+    try:
+        open_app(page, live_server + "/")
+        shot(page, "home")
+        start_three_stones(page, mode="pure-skill", seed=12)
+        play_moves(page, 9)
+        shot(page, "play")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+        board = page.locator("svg.board-three-stones").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= width
+        pocket = page.locator('#board [data-target="c4"] .hit').bounding_box()
+        assert pocket["width"] >= 30, "pockets must be big enough to tap"
+        if width < 600:  # the board takes the phone's width
+            assert board["width"] >= width * 0.9
+        assert not remote
+    finally:
+        context.close()
+
+
+def test_offline_after_the_first_visit(page, context, base_url, shot) -> None:
+    open_app(page, base_url)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    cached = page.evaluate("""async () => {
+        const keys = await caches.keys();
+        const cache = await caches.open(keys.find(k => k.startsWith('stones-')));
+        return (await cache.keys()).length; }""")
+    assert cached > 20
+    context.set_offline(True)
+    try:
+        open_app(page, base_url)  # reload with no network: every file from the service worker
+        start_three_stones(page, mode="pure-skill", seed=14)
+        play_moves(page, 3)
+        assert len(stones(page)) == 3
+        shot(page)
+    finally:
+        context.set_offline(False)

@@ -1,0 +1,217 @@
+"""The page's Python (web/ui, web/boards) without a browser: runs in CPython and in Pyodide.
+
+The browser tests in e2e/ drive the same code through the DOM; these pin its
+logic quickly: seats and AI turns, undo/redo over chance moves, viewing old
+positions, records with the page's own fields, the boards' SVG and targets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+if str(WEB) not in sys.path:
+    sys.path.insert(0, str(WEB))
+
+from boards import board_for  # noqa: E402
+from boards.generic import GenericBoard  # noqa: E402
+from engine import IllegalMoveError, RecordError, get_game  # noqa: E402
+from ui import pages  # noqa: E402
+from ui.session import Session, restore, saved_json  # noqa: E402
+
+
+def legal_target(session: Session) -> str:
+    """A pocket the three-stones side to move may play (from the engine, not the drawing)."""
+    move = next(iter(session.state.legal_moves()))
+    return str(move).split("@")[1]
+
+
+def test_pouch_game_starts_with_the_draw_done() -> None:
+    session = Session.new("three-stones", {}, 7, {})
+    assert session.state.current_player == "white"
+    assert session.state.history and str(session.state.history[0]).startswith("draw ")
+    assert session.move_rows()[-1]["player"] == "chance"
+
+
+def test_click_plays_the_drawn_stone_and_draws_the_next() -> None:
+    session = Session.new("three-stones", {}, 7, {})
+    drawn = session.state.drawn
+    played = session.click("c4")
+    assert played == f"{drawn}@c4"
+    assert session.state.current_player == "black"
+    assert session.state.drawn is not None
+
+
+def test_illegal_click_explains_the_rule() -> None:
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 1, {})
+    session.click("c3")
+    with pytest.raises(IllegalMoveError, match="taken"):
+        session.click("c3")
+    with pytest.raises(IllegalMoveError, match="ring rule"):
+        session.click("h8")
+
+
+def test_ai_seat_plays_and_undo_takes_back_to_the_human_decision() -> None:
+    session = Session.new("three-stones", {}, 3, {"white": "human", "black": "random"})
+    before = session.state.snapshot()
+    session.click(legal_target(session))
+    assert session.ai_to_move()
+    session.play_ai()
+    assert session.human_to_move()
+    session.undo()
+    assert session.state.snapshot() == before
+    assert len(session.redo_stack) == 2
+    session.redo()
+    assert session.human_to_move() and session.state.ply == 5
+
+
+def test_view_and_continue_from_an_earlier_position() -> None:
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 0, {})
+    for target in ("c3", "c5", "a5", "a7"):
+        session.click(target)
+    session.view(2)
+    assert session.shown_state().ply == 2 and session.state.ply == 4
+    with pytest.raises(IllegalMoveError, match="earlier position"):
+        session.click("b5")
+    session.continue_from_view()
+    assert session.state.ply == 2 and session.redo_stack == ["white@a7", "white@a5"]
+
+
+def test_saved_game_restores_seats_redo_and_position() -> None:
+    session = Session.new("three-stones", {}, 11, {"white": "human", "black": "random"})
+    session.click(legal_target(session))
+    session.play_ai()
+    session.click(legal_target(session))
+    session.undo()
+    text = saved_json(session)
+    again = restore(text)
+    assert again.state.snapshot() == session.state.snapshot()
+    assert again.seats == session.seats and again.redo_stack == session.redo_stack
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"format": "something-else"}', "not a Stones game record"),
+    ('{"format": "stones-record", "version": 1, "game": "three-stones", "options": {}, "seed": 1,'
+     ' "moves": ["draw white", "white@e5"]}', "does not replay"),
+])
+def test_corrupt_records_are_refused_with_a_reason(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        Session.from_record(text)
+
+
+def test_three_stones_drawing_has_a_target_and_label_per_pocket() -> None:
+    session = Session.new("three-stones", {}, 2, {})
+    drawing = session.render_board()
+    assert len(drawing.targets) == 76
+    labels = re.findall(r'data-target="(\w+)" role="button" tabindex="-1" aria-label="([^"]+)"', drawing.markup)
+    assert len(labels) == 76 and all(label.startswith(name + ":") for name, label in labels)
+    assert "e5" not in drawing.targets and "a1" not in drawing.targets
+
+
+def test_three_stones_drawing_shows_ring_legal_pockets_and_triples() -> None:
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 0, {})
+    for target in ("c3", "c4"):
+        session.click(target)
+    session.ui["choice:white"] = "white"
+    session.click("c5")
+    markup = session.render_board().markup
+    assert markup.count('class="pocket legal') == len(session.state.allowed_pockets())
+    assert 'class="last-ring"' in markup
+    assert 'data-triple="c3 c4 c5"' in markup
+    items = get_game("three-stones").score_position(session.state.to_position())["items"]
+    assert markup.count("data-triple=") == len(items)
+
+
+def test_pure_skill_choice_is_per_side_and_by_key() -> None:
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 0, {})
+    assert session.board.key(session.state, "c", session.ui)
+    assert session.click("c3") == "clear@c3"
+    assert session.click("c4") == "white@c4"  # black has not chosen: first colour in hand
+
+
+def test_keyboard_cursor_walks_the_grid() -> None:
+    session = Session.new("three-stones", {}, 0, {})
+    session.render_board()
+    session.ui["cursor"] = "c3"
+    assert session.move_cursor("ArrowUp") == "c4"
+    assert session.move_cursor("ArrowRight") == "d4"
+    session.ui["cursor"] = "d5"
+    assert session.move_cursor("ArrowRight") == "f5"  # jumps the empty centre
+
+
+def test_generic_board_offers_every_legal_move() -> None:
+    game = get_game("three-stones")
+    board = GenericBoard(game)
+    state = game.new_state({"mode": "pure-skill"})
+    drawing = board.draw(state, {}, True)
+    assert len(drawing.targets) == len(list(state.legal_moves()))
+
+
+def test_home_lists_the_five_games() -> None:
+    html = pages.home(None)
+    assert html.count('class="game-card') == 5
+    assert 'data-game="three-stones"' in html
+
+
+def test_a_game_whose_module_fails_to_import_is_coming_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.games
+
+    monkeypatch.setitem(engine.games.GAME_MODULES, "morris", "no_such_module_yet")
+    listed = {g["id"]: g for g in pages.games()}
+    assert listed["morris"]["ready"] is False and listed["three-stones"]["ready"] is True
+    assert 'data-game="morris"' in pages.home(None) and "coming soon" in pages.home(None)
+
+
+def test_setup_form_has_a_field_per_option_and_reads_back() -> None:
+    info = get_game("three-stones").describe()
+    html = pages.setup("three-stones", None, {}, 5)
+    for opt in info["options"]:
+        assert f'name="opt:{opt["name"]}"' in html
+    raw = {"mode": "pure-skill", "handicap_white": "3", "first_player": "black"}
+    options = pages.read_options(info["options"], raw)
+    assert options == {"mode": "pure-skill", "handicap_white": 3, "first_player": "black"}
+    assert pages.players_for("three-stones", options) == ["white", "black"]
+
+
+def test_every_ready_game_gets_a_board() -> None:
+    for g in pages.games():
+        if g["ready"]:
+            game = get_game(g["id"])
+            session = Session(game.new_state())
+            session.advance_chance()
+            assert session.render_board().markup
+            assert board_for(game) is not None
+
+
+@settings(max_examples=15)
+@given(st.lists(st.sampled_from(["move", "ai", "undo", "redo", "view"]), max_size=30), st.integers(0, 50))
+def test_random_sessions_keep_the_state_consistent(actions: list[str], seed: int) -> None:
+    session = Session.new("three-stones", {}, seed, {"white": "human", "black": "random"})
+    for action in actions:
+        if session.state.is_over():
+            break
+        if action == "move" and session.human_to_move():
+            session.click(legal_target(session))
+        elif action == "ai" and session.ai_to_move():
+            session.play_ai()
+        elif action == "undo" and session.can_undo():
+            session.undo()
+        elif action == "redo" and session.can_redo():
+            session.redo()
+        elif action == "view":
+            session.view(session.state.ply // 2)
+            session.shown_state()
+            session.view(None)
+        assert session.state.scores() == session.state.recount_scores()
+        assert len(session.movers) == session.state.ply
+    again = restore(json.dumps(session.to_record()))
+    assert again.state.snapshot() == session.state.snapshot()

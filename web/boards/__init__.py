@@ -1,0 +1,89 @@
+"""One drawing module per game: `boards/<engine module name>.py` defining `BOARD`.
+
+A board turns a state into SVG (or HTML) with click targets, and turns a click
+on a target into a move. It knows nothing of the page around it: the play
+screen (ui.pages) draws the status, move list and buttons for every game, and
+ui.session applies moves. Adding a game's board is one new module here.
+
+A board module whose file is missing or fails to import falls back to the
+generic board (the engine's text rendering plus a button per legal move), so a
+new engine game is playable before its drawing exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import importlib
+from typing import Any
+
+from engine.games import GAME_MODULES
+
+
+@dataclasses.dataclass
+class Drawing:
+    """What a board draws: markup, and the click targets with their positions.
+
+    `targets` maps a target id (usually a location id) to (x, y) in any unit:
+    the page uses the positions only to move the keyboard cursor in the
+    direction of an arrow key.
+    """
+
+    markup: str
+    targets: dict[str, tuple[float, float]]
+
+
+class Board:
+    """The interface every board implements (the defaults suit simple games).
+
+    `ui` is a dict the board may keep its own interface state in (a chosen
+    colour, a selected piece): it lives as long as the game on screen.
+    Targets are elements carrying `data-target="<id>"`, `role="button"`,
+    `tabindex="-1"` and an `aria-label` saying what is there.
+    """
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+        raise NotImplementedError
+
+    def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
+        """The move (notation) a click on `target` asks for, or None if it only changed `ui`.
+
+        The move may be illegal: the session checks it and shows the engine's reason.
+        """
+        return target
+
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+        """HTML beside the board: what is in hand, what was drawn, choices to make."""
+        return ""
+
+    def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
+        """A click on a panel element carrying data-board-action (e.g. choosing a stone)."""
+
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool:
+        """A letter key pressed while playing; True if the board used it."""
+        return False
+
+    def key_help(self) -> str:
+        return ""
+
+    def reset(self, ui: dict[str, Any]) -> None:
+        """Forget per-turn selections (after a move, an undo, a new position)."""
+        ui.pop("selected", None)
+
+
+def board_for(game: Any) -> Board:
+    """The drawing module of a game, or the generic board when it has none (yet)."""
+    module_name = GAME_MODULES.get(game.id, "")
+    try:
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        return module.BOARD(game)
+    except Exception:  # a missing or broken drawing must not make the game unplayable
+        from .generic import GenericBoard
+        return GenericBoard(game)
+
+
+def esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)

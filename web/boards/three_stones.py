@@ -1,0 +1,243 @@
+"""three-stones drawn: a wooden octagon of 76 pockets around an empty centre.
+
+White, black and clear (glass) stones; the ring on the last stone played; the
+pockets the next stone may go in glow; scoring triples are drawn as lines (the
+ones the last stone completed stand out). Beside the board: the stone drawn
+from the pouch and what is left in it, or in pure skill the stone each side
+still holds, with the colour choice for the side to move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Board, Drawing, esc
+
+COLUMNS = "abcdefghi"
+SIZE = 9
+CELL = 40
+MARGIN = 30
+VIEW = 2 * MARGIN + SIZE * CELL  # 420
+NOT_POCKETS = frozenset({"e5", "a1", "a9", "i1", "i9"})
+POCKETS = tuple(f"{c}{r}" for r in range(SIZE, 0, -1) for c in COLUMNS if f"{c}{r}" not in NOT_POCKETS)
+COLOURS = ("white", "black", "clear")
+KEYS = {"w": "white", "b": "black", "c": "clear", "1": "white", "2": "black", "3": "clear"}
+R_POCKET, R_STONE, R_RING = 14.5, 16.5, 19.5
+
+
+def centre(name: str) -> tuple[float, float]:
+    col = COLUMNS.index(name[0])
+    row = int(name[1:]) - 1
+    return MARGIN + col * CELL + CELL / 2, MARGIN + (SIZE - 1 - row) * CELL + CELL / 2
+
+
+def _octagon() -> str:
+    lo, hi, cut = MARGIN - 8, MARGIN + SIZE * CELL + 8, 88
+    points = [(lo + cut, lo), (hi - cut, lo), (hi, lo + cut), (hi, hi - cut),
+              (hi - cut, hi), (lo + cut, hi), (lo, hi - cut), (lo, lo + cut)]
+    return " ".join(f"{x},{y}" for x, y in points)
+
+
+DEFS = """<defs>
+<linearGradient id="ts-wood" x1="0" y1="0" x2="1" y2="1">
+ <stop offset="0" stop-color="#e2b57a"/><stop offset=".5" stop-color="#c98f52"/><stop offset="1" stop-color="#b07a42"/>
+</linearGradient>
+<filter id="ts-grain" x="0" y="0" width="100%" height="100%">
+ <feTurbulence type="fractalNoise" baseFrequency="0.012 0.22" numOctaves="2" seed="7" result="noise"/>
+ <feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.35  0 0 0 0 0.2  0 0 0 0 0.08  0 0 0 0.55 -0.12" result="lines"/>
+ <feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>
+ <feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge>
+</filter>
+<radialGradient id="ts-pocket" cx=".5" cy=".42" r=".6">
+ <stop offset="0" stop-color="#8a5a2e"/><stop offset=".7" stop-color="#6b431f"/><stop offset="1" stop-color="#4a2c12"/>
+</radialGradient>
+<radialGradient id="ts-white" cx=".36" cy=".32" r=".75">
+ <stop offset="0" stop-color="#ffffff"/><stop offset=".55" stop-color="#ece8de"/><stop offset="1" stop-color="#aaa393"/>
+</radialGradient>
+<radialGradient id="ts-black" cx=".36" cy=".32" r=".75">
+ <stop offset="0" stop-color="#707070"/><stop offset=".45" stop-color="#2b2b2d"/><stop offset="1" stop-color="#060607"/>
+</radialGradient>
+<radialGradient id="ts-clear" cx=".38" cy=".34" r=".75">
+ <stop offset="0" stop-color="#ffffff" stop-opacity=".95"/><stop offset=".35" stop-color="#e4f6fd" stop-opacity=".62"/>
+ <stop offset=".8" stop-color="#a9d8ea" stop-opacity=".5"/><stop offset="1" stop-color="#d8f2fb" stop-opacity=".9"/>
+</radialGradient>
+<clipPath id="ts-clip"><polygon points="OCTAGON"/></clipPath>
+<linearGradient id="ts-gold" x1="0" y1="0" x2="1" y2="1">
+ <stop offset="0" stop-color="#fff1a8"/><stop offset=".5" stop-color="#d9a520"/><stop offset="1" stop-color="#8c6410"/>
+</linearGradient>
+</defs>"""
+
+
+def stone_svg(colour: str, x: float, y: float, r: float = R_STONE) -> str:
+    """One stone; clear stones are glass: the pocket shows through, with a rim and a glint."""
+    shadow = f'<circle cx="{x + 1.5:.1f}" cy="{y + 2:.1f}" r="{r:.1f}" class="stone-shadow shadow-{colour}"/>'
+    body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#ts-{colour})" class="stone stone-{colour}"/>'
+    if colour == "clear":
+        glint = (f'<ellipse cx="{x - r * 0.35:.1f}" cy="{y - r * 0.42:.1f}" rx="{r * 0.32:.1f}" ry="{r * 0.18:.1f}" '
+                 f'class="glint" transform="rotate(-30 {x - r * 0.35:.1f} {y - r * 0.42:.1f})"/>')
+        return shadow + body + glint
+    return shadow + body
+
+
+def stone_icon(colour: str, label: str = "") -> str:
+    """A small stone for the panel (uses the board's gradients: the board is always on screen)."""
+    title = f"<title>{esc(label)}</title>" if label else ""
+    return (f'<svg class="stone-icon" viewBox="0 0 40 40" aria-hidden="{"false" if label else "true"}">{title}'
+            f'<circle cx="20" cy="20" r="15" fill="url(#ts-pocket)"/>{stone_svg(colour, 20, 20, 16)}</svg>')
+
+
+class ThreeStonesBoard(Board):
+    def _choice(self, state: Any, ui: dict[str, Any]) -> str | None:
+        """The stone the side to move will play: drawn (pouch) or chosen (pure skill)."""
+        if state.options.mode == "pouch":
+            return state.drawn
+        hand = state.hands[state.side_to_move]
+        chosen = ui.get(f"choice:{state.side_to_move}")
+        if chosen in COLOURS and hand.get(chosen, 0) > 0:
+            return chosen
+        return next((c for c in COLOURS if hand.get(c, 0) > 0), None)
+
+    # ----- the board ------------------------------------------------------------------
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+        position = state.to_position()
+        cells: dict[str, str | None] = position["cells"]
+        last = position.get("last")
+        over = state.is_over()
+        live = interactive and not over and not state.is_chance_node()
+        allowed = {_name(p) for p in state.allowed_pockets()} if not over else set()
+        empty = sum(1 for v in cells.values() if v is None)
+        restricted = bool(allowed) and len(allowed) < empty
+        choice = self._choice(state, ui) if live else None
+        items = self.game.score_position(position)["items"]
+
+        parts = [f'<svg class="board board-three-stones" viewBox="0 0 {VIEW} {VIEW}" role="group" '
+                 f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">',
+                 DEFS.replace("OCTAGON", _octagon())]
+        parts.append(f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>')
+        parts.append(f'<polygon points="{_octagon()}" class="wood-rim"/>')
+        cx, cy = centre("e5")
+        parts.append(f'<g class="centre" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="13"/>'
+                     f'<circle cx="{cx}" cy="{cy}" r="5"/></g>')
+        for i, col in enumerate(COLUMNS):
+            x = MARGIN + i * CELL + CELL / 2
+            parts.append(f'<text x="{x}" y="{VIEW - 6}" class="coord" aria-hidden="true">{col}</text>')
+        for row in range(1, SIZE + 1):
+            y = MARGIN + (SIZE - row) * CELL + CELL / 2 + 4
+            parts.append(f'<text x="10" y="{y}" class="coord" aria-hidden="true">{row}</text>')
+        if live and restricted and last:
+            lx, ly = centre(last)
+            band = CELL - 6
+            parts.append(f'<g class="ring-lines" aria-hidden="true" clip-path="url(#ts-clip)">'
+                         f'<rect x="{MARGIN}" y="{ly - band / 2}" width="{SIZE * CELL}" height="{band}" rx="{band / 2}"/>'
+                         f'<rect x="{lx - band / 2}" y="{MARGIN}" width="{band}" height="{SIZE * CELL}" rx="{band / 2}"/></g>')
+
+        targets: dict[str, tuple[float, float]] = {}
+        for name in POCKETS:
+            x, y = centre(name)
+            colour = cells[name]
+            legal = live and colour is None and name in allowed
+            classes = ["pocket"] + (["legal"] if legal else []) + (["open"] if legal and not restricted else []) \
+                + (["filled"] if colour else [])
+            if colour:
+                what = f"{colour} stone" + (", the last stone played (the ring)" if name == last else "")
+            elif legal:
+                what = f"empty, you may play {'a ' + choice + ' stone ' if choice else ''}here"
+            else:
+                what = "empty" + (", not in the ring's row or column" if live and restricted else "")
+            attrs = f'data-target="{name}" role="button" tabindex="-1" aria-label="{name}: {esc(what)}"' if live else \
+                f'aria-label="{name}: {esc(what)}" role="img"'
+            inner = [f'<circle cx="{x}" cy="{y}" r="{R_POCKET}" class="hole" fill="url(#ts-pocket)"/>']
+            if legal:
+                inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
+            if colour:
+                inner.append(stone_svg(colour, x, y))
+            inner.append(f'<circle cx="{x}" cy="{y}" r="{CELL / 2 - 1}" class="hit"/>')
+            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_RING + 1}" class="focus-ring"/>')
+            parts.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
+            if live:
+                targets[name] = (x, y)
+
+        fresh = [t for t in items if last in t["cells"]]
+        lines = []
+        for item in items:
+            (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
+            kind = "triple fresh" if item in fresh else "triple"
+            lines.append(f'<g class="{kind} triple-{item["side"]}" data-triple="{" ".join(item["cells"])}">'
+                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="under"/>'
+                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="over"/></g>')
+        if lines:
+            parts.append(f'<g class="triples" aria-hidden="true">{"".join(lines)}</g>')
+        if last:
+            x, y = centre(last)
+            parts.append(f'<g class="last-ring" aria-hidden="true"><circle cx="{x}" cy="{y}" r="{R_RING}" class="ring-shadow"/>'
+                         f'<circle cx="{x}" cy="{y}" r="{R_RING}" class="ring" stroke="url(#ts-gold)"/></g>')
+        parts.append("</svg>")
+        return Drawing("".join(parts), targets)
+
+    def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
+        colour = self._choice(state, ui)
+        return f"{colour}@{target}" if colour else target
+
+    # ----- beside the board -------------------------------------------------------------
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+        position = state.to_position()
+        over = state.is_over()
+        if state.options.mode == "pouch":
+            pouch = position["pouch"]
+            left = sum(pouch.values())
+            counts = " · ".join(f'<span data-pouch="{c}">{pouch[c]} {c}</span>' for c in COLOURS)
+            if state.drawn and not over:
+                drawn = (f'<div class="drawn" data-drawn="{state.drawn}">{stone_icon(state.drawn, state.drawn + " stone")}'
+                         f'<p><strong>{esc(state.side_to_move.capitalize())}</strong> drew a '
+                         f'<strong>{state.drawn}</strong> stone and must play it.</p></div>')
+            else:
+                drawn = '<div class="drawn"><p>No stone drawn.</p></div>'
+            return (f'<section class="pouch" aria-label="pouch">{drawn}'
+                    f'<p class="pouch-count">In the pouch: <strong data-pouch-left>{left}</strong> stones '
+                    f'({counts})</p></section>')
+        live = interactive and not over
+        choice = self._choice(state, ui) if live else None
+        rows = []
+        for side in ("white", "black"):
+            hand = position["in_hand"][side]
+            to_move = live and side == state.side_to_move
+            cells = []
+            for colour in COLOURS:
+                count = hand[colour]
+                label = f"{count} {colour}"
+                if to_move:
+                    pressed = "true" if colour == choice else "false"
+                    disabled = " disabled" if count == 0 else ""
+                    cells.append(
+                        f'<button type="button" class="choose" data-board-action="choose" data-value="{colour}" '
+                        f'aria-pressed="{pressed}" aria-label="play {colour} stones ({count} left, key {colour[0].upper()})"{disabled}>'
+                        f'{stone_icon(colour)}<span>{count}</span></button>')
+                else:
+                    cells.append(f'<span class="held" aria-label="{label}">{stone_icon(colour)}<span>{count}</span></span>')
+            heading = f'{side.capitalize()} holds' + (" — choose a stone:" if to_move else "")
+            rows.append(f'<div class="hand{" to-move" if to_move else ""}" data-hand="{side}">'
+                        f'<p>{heading}</p><div class="stones">{"".join(cells)}</div></div>')
+        return f'<section class="hands" aria-label="stones in hand">{"".join(rows)}</section>'
+
+    def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
+        if name == "choose" and value in COLOURS:
+            ui[f"choice:{state.side_to_move}"] = value
+
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool:
+        if state.options.mode == "pure-skill" and key.lower() in KEYS:
+            ui[f"choice:{state.side_to_move}"] = KEYS[key.lower()]
+            return True
+        return False
+
+    def key_help(self) -> str:
+        return "W / B / C (or 1 2 3) choose the stone in pure skill"
+
+    def reset(self, ui: dict[str, Any]) -> None:
+        super().reset(ui)
+
+
+def _name(index: int) -> str:
+    return f"{COLUMNS[index % SIZE]}{index // SIZE + 1}"
+
+
+BOARD = ThreeStonesBoard

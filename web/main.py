@@ -1,0 +1,452 @@
+"""The page: wires the DOM to the game session (PyScript, main thread).
+
+Everything a person does arrives here as one delegated event (click, change,
+submit, keydown) and becomes a call on `ui.session.Session`; the screens are
+drawn by `ui.pages` and the game's own module in `boards/`. The game in
+progress is saved to localStorage after every move and restored on reload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+from pyodide.ffi import create_proxy, to_js
+from pyscript import document, window
+
+from engine import OptionError, StonesError, get_game
+from ui import pages
+from ui.session import Session, restore, saved_json
+
+STORE_KEY = "stones/current-game"
+AI_DELAY = 0.35  # seconds between AI moves, so people can follow them
+
+
+def el(element_id: str) -> Any:
+    return document.getElementById(element_id)
+
+
+class Page:
+    def __init__(self) -> None:
+        self.root = el("app")
+        self.session: Session | None = None
+        self.screen = "home"
+        self.setup_game: str | None = None
+        self.setup_memory: dict[str, dict[str, Any]] = {}  # per game: last options and seats
+        self.msg = ("", "")
+        self.generation = 0  # bumped by anything that should cancel a pending AI move
+        self.ai_pending = False
+
+    # ----- storage ----------------------------------------------------------------------
+    def save(self) -> None:
+        if self.session is None:
+            return
+        try:
+            window.localStorage.setItem(STORE_KEY, saved_json(self.session))
+        except Exception as exc:  # storage full or disabled: playing goes on
+            self.msg = ("warn", f"the game could not be saved in this browser ({exc})")
+
+    def saved_summary(self) -> dict[str, Any] | None:
+        if self.session is not None:
+            return {"game": self.session.game.id, "moves": len(self.session.move_rows())}
+        return None
+
+    def restore_saved(self) -> None:
+        text = window.localStorage.getItem(STORE_KEY)
+        if not text:
+            return
+        try:
+            self.session = restore(text)
+            self.screen = "play"
+        except StonesError as exc:
+            window.localStorage.removeItem(STORE_KEY)
+            self.msg = ("error", f"Your saved game could not be restored: {exc}")
+
+    # ----- screens ------------------------------------------------------------------------
+    def show_home(self) -> None:
+        self.screen = "home"
+        self.bump()
+        self.root.innerHTML = pages.message(*self.msg) + pages.home(self.saved_summary())
+        self.msg = ("", "")
+
+    def show_setup(self, game_id: str, error: str = "") -> None:
+        self.screen = "setup"
+        self.setup_game = game_id
+        self.bump()
+        memory = self.setup_memory.get(game_id, {})
+        seed = memory.get("seed", random.randrange(1, 1_000_000))
+        self.root.innerHTML = pages.setup(game_id, memory.get("options"), memory.get("seats", {}), seed, error)
+        first = self.root.querySelector("select, input")
+        if first:
+            first.focus()
+
+    def show_play(self) -> None:
+        self.screen = "play"
+        self.root.innerHTML = pages.play_frame(self.session, self.session.board.key_help())
+        self.render_play()
+
+    def render_play(self) -> None:
+        session = self.session
+        active = document.activeElement
+        board_focused = bool(active and active.closest and active.closest("#board"))
+        self.clock_turn()
+        drawing = session.render_board()
+        shown = session.shown_state()
+        live = session.viewing is None and session.human_to_move()
+        el("status").innerHTML = pages.status(session, self.clock_now())
+        el("message").innerHTML = pages.message(*self.msg)
+        el("board").innerHTML = drawing.markup
+        el("panel").innerHTML = session.board.panel(shown, session.ui, live)
+        el("toolbar").innerHTML = pages.toolbar(session)
+        el("viewing").innerHTML = pages.viewing_banner(session)
+        moves = el("moves")
+        moves.innerHTML = pages.moves(session)
+        current = moves.querySelector("li.current")
+        if current:
+            current.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+        # roving tab stop: the cursor (or the first target) is the one board element in the tab order
+        cursor = session.ui.get("cursor")
+        if cursor not in drawing.targets:
+            cursor = next(iter(drawing.targets), None)
+            if cursor is not None:
+                session.ui["cursor"] = cursor
+        if cursor is not None:
+            target = self.target_element(cursor)
+            if target:
+                target.setAttribute("tabindex", "0")
+                if board_focused:
+                    target.focus()
+        elif board_focused:
+            el("board").setAttribute("tabindex", "-1")
+            el("board").focus()
+        self.msg = ("", "")
+        document.body.dataset.state = "over" if session.state.is_over() else "playing"
+
+    def target_element(self, name: str) -> Any:
+        for node in el("board").querySelectorAll("[data-target]"):
+            if node.getAttribute("data-target") == name:
+                return node
+        return None
+
+    # ----- after every change of the game ---------------------------------------------------
+    def after_change(self, save: bool = True) -> None:
+        if save:
+            self.save()
+        if self.screen == "play":
+            self.render_play()
+        self.schedule_ai()
+
+    def bump(self) -> None:
+        self.generation += 1
+        self.ai_pending = False
+
+    def schedule_ai(self) -> None:
+        if self.session is None or self.screen != "play" or self.ai_pending or not self.session.ai_to_move():
+            return
+        self.ai_pending = True
+        asyncio.ensure_future(self.ai_turn(self.generation))
+
+    async def ai_turn(self, generation: int) -> None:
+        await asyncio.sleep(AI_DELAY)
+        if generation != self.generation:
+            return
+        self.ai_pending = False
+        if self.session is None or self.screen != "play" or not self.session.ai_to_move():
+            return
+        try:
+            self.session.play_ai(seconds=self.spent())
+        except StonesError as exc:
+            self.msg = ("error", f"the AI's move failed: {exc}")
+        self.after_change()
+
+    # ----- chess clock -----------------------------------------------------------------------
+    def clock_turn(self) -> None:
+        """Start timing the player to move (the engine counts only the seconds passed to push)."""
+        session = self.session
+        if session.state.clock is None or session.state.is_over() or session.viewing is not None:
+            session.turn_started = None
+        elif session.turn_started is None or session.ui.get("clock_ply") != session.state.ply:
+            session.turn_started = time.monotonic()
+            session.ui["clock_ply"] = session.state.ply
+
+    def spent(self) -> float | None:
+        session = self.session
+        if session is None or session.turn_started is None:
+            return None
+        return round(time.monotonic() - session.turn_started, 1)
+
+    def clock_now(self) -> dict[str, float] | None:
+        session = self.session
+        clock = session.state.clock
+        if clock is None:
+            return None
+        clock = dict(clock)
+        spent = self.spent()
+        if spent is not None and session.state.current_player in clock:
+            clock[session.state.current_player] -= spent
+        return clock
+
+    def tick(self, *_: Any) -> None:
+        session = self.session
+        if self.screen != "play" or session is None or session.turn_started is None:
+            return
+        clock = self.clock_now()
+        if clock is None:
+            return
+        player = session.state.current_player
+        if player in clock and clock[player] <= 0 and not session.state.is_over():
+            session.flag()
+            self.bump()
+            self.msg = ("info", f"{player} ran out of time")
+            self.after_change()
+            return
+        status = el("status")
+        if status:
+            status.innerHTML = pages.status(session, clock)
+
+    # ----- actions --------------------------------------------------------------------------
+    def act(self, action: str, node: Any) -> None:
+        session = self.session
+        if action == "home":
+            self.show_home()
+        elif action == "pick":
+            self.show_setup(node.getAttribute("data-game"))
+        elif action == "start":
+            self.start_game()
+        elif action == "resume" and session is not None:
+            self.show_play()
+            self.schedule_ai()
+        elif action == "import":
+            el("import-file").click()
+        elif session is None:
+            return
+        elif action == "new":
+            self.show_setup(session.game.id)
+        elif action == "export":
+            self.export()
+        elif action in ("undo", "redo"):
+            self.bump()
+            try:
+                session.undo() if action == "undo" else session.redo()
+            except StonesError as exc:
+                self.msg = ("error", str(exc))
+            self.after_change()
+        elif action == "view":
+            self.bump()
+            session.view(int(node.getAttribute("data-ply")))
+            self.after_change(save=False)
+        elif action == "live":
+            session.view(None)
+            self.after_change(save=False)
+        elif action == "continue":
+            self.bump()
+            session.continue_from_view()
+            self.after_change()
+
+    def on_target(self, name: str) -> None:
+        session = self.session
+        session.ui["cursor"] = name
+        try:
+            played = session.click(name, seconds=self.spent())
+        except StonesError as exc:
+            message = str(exc)
+            if "flag has fallen" in message:
+                session.flag()
+            self.msg = ("error", message)
+            self.after_change(save="flag has fallen" in message)
+            return
+        self.after_change(save=played is not None)
+
+    def start_game(self) -> None:
+        game_id = self.setup_game
+        try:
+            options, seats, seed = self.read_setup()
+            session = Session.new(game_id, options, seed, seats)
+        except StonesError as exc:
+            el("setup-error").textContent = str(exc)
+            return
+        self.setup_memory[game_id] = {"options": options, "seats": seats, "seed": seed + 1}
+        self.bump()
+        self.session = session
+        self.msg = ("", "")
+        self.save()
+        self.show_play()
+        self.schedule_ai()
+
+    def read_setup(self) -> tuple[dict[str, Any], dict[str, str], int]:
+        form = el("setup")
+        raw: dict[str, Any] = {}
+        seats: dict[str, str] = {}
+        seed_text = ""
+        for field in form.querySelectorAll("[name]"):
+            name = field.getAttribute("name")
+            if name.startswith("opt:"):
+                raw[name[4:]] = bool(field.checked) if field.getAttribute("data-type") == "bool" else field.value
+            elif name.startswith("seat:"):
+                seats[name[5:]] = field.value
+            elif name == "seed":
+                seed_text = field.value
+        schema = get_game(self.setup_game).describe()["options"]
+        options = pages.read_options(schema, raw)
+        get_game(self.setup_game).options(options)  # validate now: OptionError names the problem
+        try:
+            seed = int(seed_text) if seed_text.strip() else random.randrange(1, 1_000_000)
+        except ValueError:
+            raise OptionError(f"the seed must be a whole number, not {seed_text!r}") from None
+        return options, seats, seed
+
+    def setup_changed(self) -> None:
+        error = el("setup-error")
+        try:
+            options, seats, _ = self.read_setup()
+            players = pages.players_for(self.setup_game, options)
+        except StonesError as exc:
+            error.textContent = str(exc)
+            return
+        error.textContent = ""
+        current = [n.getAttribute("name")[5:] for n in el("seats").querySelectorAll("select")]
+        if current != players:
+            el("seats-wrap").innerHTML = pages.seats_fieldset(players, seats)
+
+    # ----- export / import -------------------------------------------------------------------
+    def export(self) -> None:
+        session = self.session
+        text = json.dumps(session.to_record(), indent=1)
+        options = to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries)
+        blob = window.Blob.new(to_js([text]), options)
+        url = window.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(window.Date.now() / 1000))
+        link.download = f"stones-{session.game.id}-{stamp}.json"
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        window.setTimeout(create_proxy(lambda: window.URL.revokeObjectURL(url)), 10_000)
+        self.msg = ("info", f"Exported the game ({len(session.state.history)} moves) as {link.download}")
+        if self.screen == "play":
+            el("message").innerHTML = pages.message(*self.msg)
+            self.msg = ("", "")
+
+    async def import_file(self, file: Any) -> None:
+        name = file.name
+        try:
+            text = await file.text()
+            session = Session.from_record(text)
+        except StonesError as exc:
+            self.show_message("error", f"Could not open {name}: {exc}. Your current game is unchanged.")
+            return
+        except Exception as exc:  # unreadable file
+            self.show_message("error", f"Could not open {name}: {type(exc).__name__}: {exc}. Your current game is unchanged.")
+            return
+        self.bump()
+        self.session = session
+        self.msg = ("info", f"Opened {name}: {session.game.title}, {len(session.move_rows())} moves")
+        self.save()
+        self.show_play()
+        self.schedule_ai()
+
+    def show_message(self, kind: str, text: str) -> None:
+        box = el("message")
+        if not box:  # JS null arrives as pyodide's jsnull (falsy), not None
+            self.root.insertAdjacentHTML("afterbegin", '<div class="message" id="message" role="alert"></div>')
+            box = el("message")
+        box.innerHTML = pages.message(kind, text)
+
+    # ----- events ---------------------------------------------------------------------------
+    def on_click(self, event: Any) -> None:
+        closest = getattr(event.target, "closest", None)
+        node = closest("[data-action], [data-target], [data-board-action]") if closest else None
+        if not node:  # JS null arrives as pyodide's jsnull (falsy), not None
+            return
+        try:
+            if node.hasAttribute("data-target") and self.screen == "play" and self.session:
+                self.on_target(node.getAttribute("data-target"))
+            elif node.hasAttribute("data-board-action") and self.session:
+                self.session.board.action(self.session.shown_state(), node.getAttribute("data-board-action"),
+                                          node.getAttribute("data-value") or "", self.session.ui)
+                self.render_play()
+            elif node.hasAttribute("data-action"):
+                event.preventDefault()
+                self.act(node.getAttribute("data-action"), node)
+        except Exception as exc:  # a bug must show, not freeze the page silently
+            self.show_message("error", f"Something went wrong: {type(exc).__name__}: {exc}")
+            raise
+
+    def on_submit(self, event: Any) -> None:
+        event.preventDefault()
+        if self.screen == "setup":
+            self.start_game()
+
+    def on_change(self, event: Any) -> None:
+        target = event.target
+        if target.id == "import-file":
+            files = target.files
+            if files.length:
+                asyncio.ensure_future(self.import_file(files.item(0)))
+            target.value = ""
+        elif self.screen == "setup" and target.closest("#setup"):
+            self.setup_changed()
+
+    def on_key(self, event: Any) -> None:
+        if self.screen != "play" or self.session is None:
+            return
+        if event.altKey or event.metaKey:
+            return
+        tag = (event.target.tagName or "").lower()
+        if tag in ("input", "select", "textarea"):
+            return
+        key = event.key
+        session = self.session
+        if event.ctrlKey:
+            if key.lower() in ("z", "y"):
+                event.preventDefault()
+                self.act("undo" if key.lower() == "z" else "redo", None)
+            return
+        if key.startswith("Arrow") and event.target.closest("#board"):
+            event.preventDefault()
+            name = session.move_cursor(key)
+            if name:
+                previous = el("board").querySelector('[tabindex="0"]')
+                if previous:
+                    previous.setAttribute("tabindex", "-1")
+                target = self.target_element(name)
+                if target:
+                    target.setAttribute("tabindex", "0")
+                    target.focus()
+        elif key in ("Enter", " ") and tag == "button":
+            return  # a button's own click does it
+        elif key in ("Enter", " ") and event.target.hasAttribute and event.target.hasAttribute("data-target"):
+            event.preventDefault()
+            self.on_target(event.target.getAttribute("data-target"))
+        elif key == "Escape" and session.viewing is not None:
+            self.act("live", None)
+        elif key in ("u", "U"):
+            self.act("undo", None)
+        elif key in ("r", "R"):
+            self.act("redo", None)
+        elif len(key) == 1 and session.viewing is None and session.human_to_move():
+            if session.board.key(session.state, key, session.ui):
+                self.render_play()
+
+
+page = Page()
+_proxies = [create_proxy(page.on_click), create_proxy(page.on_submit), create_proxy(page.on_change),
+            create_proxy(page.on_key), create_proxy(page.tick)]
+document.addEventListener("click", _proxies[0])
+document.addEventListener("submit", _proxies[1])
+document.addEventListener("change", _proxies[2])
+document.addEventListener("keydown", _proxies[3])
+window.setInterval(_proxies[4], 500)
+
+page.restore_saved()
+if page.screen == "play":
+    page.show_play()
+    page.schedule_ai()
+else:
+    page.show_home()
+document.body.dataset.ready = "1"
+window.stonesReadyAt = window.performance.now()

@@ -1,0 +1,307 @@
+"""One game on screen: the engine state plus what the page adds around it.
+
+Seats (human or an AI level), undo/redo that skip over chance and AI moves,
+viewing an earlier position, the chess clock, saving to and restoring from a
+record. Pure Python with no browser in it, so it is tested in CPython and in
+Pyodide alike; ui.pages draws it and main.py wires it to the DOM.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Callable
+
+from engine import CHANCE, IllegalMoveError, RecordError, StonesError, get_game, load_record, save_record
+from engine.core.state import TIME_FORFEIT
+
+from boards import Board, Drawing, board_for
+
+HUMAN = "human"
+SEAT_KINDS = {HUMAN: "human", "random": "random (AI)"}  # AI levels join here later
+SAVE_VERSION = 1
+
+
+def random_player(state: Any, rng: random.Random) -> Any:
+    """The first AI: a uniformly random legal move."""
+    moves = list(state.legal_moves())
+    return rng.choice(moves)
+
+
+AI_PLAYERS: dict[str, Callable[[Any, random.Random], Any]] = {"random": random_player}
+
+
+class Session:
+    """A live game: state, seats, redo list, the ply being viewed and the board's UI state."""
+
+    def __init__(self, state: Any, seats: dict[str, str] | None = None) -> None:
+        self.state = state
+        self.game = state.game
+        self.board: Board = board_for(self.game)
+        players = list(state.players)
+        seats = dict(seats or {})
+        self.seats = {p: seats.get(p, HUMAN) if seats.get(p, HUMAN) in SEAT_KINDS else HUMAN for p in players}
+        self.redo_stack: list[str] = []  # move texts, the next one to redo last
+        self.movers: list[str] = []  # who played each move of the history
+        self.viewing: int | None = None  # ply shown instead of the live position
+        self.ui: dict[str, Any] = {}
+        self.drawing: Drawing | None = None
+        self.turn_started: float | None = None  # for the chess clock: set by the page
+        self._recount_movers()
+
+    # ----- construction ------------------------------------------------------------
+    @classmethod
+    def new(cls, game_id: str, options: dict[str, Any], seed: int | None, seats: dict[str, str]) -> "Session":
+        state = get_game(game_id).new_state(options, seed=seed)
+        session = cls(state, seats)
+        session.advance_chance()
+        return session
+
+    @classmethod
+    def from_record(cls, data: Any, seats: dict[str, str] | None = None) -> "Session":
+        """A game from a record (dict or JSON text): RecordError says what is wrong with it."""
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise RecordError(f"the file is not a game record: not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise RecordError("the file is not a game record: a record is a JSON object")
+        state = load_record(data)
+        app = data.get("app") if isinstance(data.get("app"), dict) else {}
+        if seats is None and isinstance(app.get("seats"), dict):
+            seats = {str(k): str(v) for k, v in app["seats"].items()}
+        session = cls(state, seats)
+        redo = app.get("redo")
+        if isinstance(redo, list) and all(isinstance(m, str) for m in redo):
+            session.redo_stack = list(redo)
+        session.advance_chance()
+        return session
+
+    def to_record(self) -> dict[str, Any]:
+        """The engine's record plus the page's own fields (seats, redo list) under 'app'."""
+        record = save_record(self.state)
+        record["app"] = {"seats": dict(self.seats), "redo": list(self.redo_stack), "version": SAVE_VERSION}
+        return record
+
+    def _recount_movers(self) -> None:
+        """Who made each move: replay the history on a copy (moves carry no player)."""
+        probe = self.state.copy()
+        history = probe.history
+        for _ in history:
+            probe.pop()
+        self.movers = []
+        for move in history:
+            self.movers.append(probe.current_player)
+            probe.push_unchecked(move)
+
+    # ----- who plays ---------------------------------------------------------------
+    def is_human(self, player: str) -> bool:
+        return self.seats.get(player, HUMAN) == HUMAN
+
+    def human_to_move(self) -> bool:
+        s = self.state
+        return not s.is_over() and not s.is_chance_node() and self.is_human(s.current_player)
+
+    def ai_to_move(self) -> bool:
+        s = self.state
+        return self.viewing is None and not s.is_over() and not s.is_chance_node() and not self.is_human(s.current_player)
+
+    # ----- moves ---------------------------------------------------------------------
+    def _push(self, move: Any, seconds: float | None = None) -> Any:
+        player = self.state.current_player
+        move = self.state.push(move, seconds=seconds)
+        self.movers.append(player)
+        return move
+
+    def _pop(self) -> Any:
+        move = self.state.pop()
+        self.movers.pop()
+        return move
+
+    def advance_chance(self) -> list[str]:
+        """Play the seeded chance moves (draws, rolls) up to the next decision."""
+        played = []
+        while self.state.is_chance_node():
+            player = self.state.current_player
+            move = self.state.sample_chance()
+            self.state.push_unchecked(move)
+            self.movers.append(player)
+            played.append(str(move))
+        return played
+
+    def play(self, move: Any, seconds: float | None = None) -> str:
+        """A player's move (object or text): IllegalMoveError explains a refusal."""
+        if self.viewing is not None:
+            raise IllegalMoveError("you are looking at an earlier position: go back to the game to play", rule="view")
+        if self.state.is_over():
+            raise IllegalMoveError("the game is over: start a new one or undo", rule="game over")
+        move = self._push(move, seconds)
+        self.redo_stack.clear()
+        self.board.reset(self.ui)
+        self.advance_chance()
+        return str(move)
+
+    def click(self, target: str, seconds: float | None = None) -> str | None:
+        """A click on a board target: the board makes it a move (or a selection), the engine judges it."""
+        if self.viewing is not None:
+            raise IllegalMoveError("you are looking at an earlier position: go back to the game to play", rule="view")
+        s = self.state
+        if s.is_over():
+            raise IllegalMoveError("the game is over", rule="game over")
+        if not self.is_human(s.current_player):
+            raise IllegalMoveError(f"it is {s.current_player}'s turn ({SEAT_KINDS[self.seats[s.current_player]]})", rule="turn")
+        move = self.board.click(s, target, self.ui)
+        if move is None:
+            return None
+        s.check(move)
+        return self.play(move, seconds)
+
+    def play_ai(self, seconds: float | None = None) -> str | None:
+        if not self.ai_to_move():
+            return None
+        s = self.state
+        rng = random.Random(f"ai/{s.seed}/{s.ply}")
+        move = AI_PLAYERS[self.seats[s.current_player]](s, rng)
+        return self.play(move, seconds)
+
+    def flag(self) -> None:
+        """The player to move ran out of time."""
+        self._push(TIME_FORFEIT)
+        self.redo_stack.clear()
+
+    def can_undo(self) -> bool:
+        return self.viewing is None and any(self.is_human(p) or self._all_ai() for p in self.movers if p != CHANCE)
+
+    def can_redo(self) -> bool:
+        return self.viewing is None and bool(self.redo_stack)
+
+    def _all_ai(self) -> bool:
+        return not any(self.is_human(p) for p in self.seats)
+
+    def undo(self) -> list[str]:
+        """Take back up to and including the last human move (its chance and AI replies too)."""
+        if not self.can_undo():
+            raise IllegalMoveError("there is no move of yours to undo", rule="undo")
+        undone: list[tuple[str, str]] = []
+        while self.state.ply:
+            player = self.movers[-1]
+            undone.append((str(self._pop()), player))
+            if player != CHANCE and (self.is_human(player) or self._all_ai()):
+                break
+        # chance moves undone are drawn again identically (seeded by ply): only decisions are redone
+        self.redo_stack.extend(text for text, player in undone if player != CHANCE)
+        self.board.reset(self.ui)
+        return [text for text, _ in undone]
+
+    def redo(self) -> list[str]:
+        """Replay undone moves up to the next decision of a human player."""
+        if not self.can_redo():
+            raise IllegalMoveError("there is nothing to redo", rule="redo")
+        redone = []
+        while self.redo_stack:
+            self._push(_parse(self.redo_stack.pop()))
+            redone.append(str(self.state.peek()))
+            redone.extend(self.advance_chance())
+            if self.human_to_move() or self.state.is_over():
+                break
+        self.board.reset(self.ui)
+        return redone
+
+    # ----- looking back ----------------------------------------------------------------
+    def view(self, ply: int | None) -> None:
+        """Show the position after `ply` moves (None or the current ply: the live game)."""
+        if ply is not None and not 0 <= ply <= self.state.ply:
+            raise IllegalMoveError(f"there is no position after move {ply}", rule="view")
+        self.viewing = None if ply is None or ply == self.state.ply else ply
+
+    def shown_state(self) -> Any:
+        """The state on screen: the live one, or a copy taken back to the viewed ply."""
+        if self.viewing is None:
+            return self.state
+        probe = self.state.copy()
+        while probe.ply > self.viewing:
+            probe.pop()
+        return probe
+
+    def continue_from_view(self) -> None:
+        """Take the game back to the viewed position; the moves after it can be redone."""
+        if self.viewing is None:
+            return
+        target = self.viewing
+        self.viewing = None
+        undone = []
+        while self.state.ply > target:
+            player = self.movers[-1]
+            move = self._pop()
+            if player != CHANCE:
+                undone.append(str(move))
+        self.redo_stack.extend(undone)
+        self.advance_chance()
+        self.board.reset(self.ui)
+
+    def move_rows(self) -> list[dict[str, Any]]:
+        """The move list: each player's move with the chance moves just before it."""
+        rows: list[dict[str, Any]] = []
+        pending: list[str] = []
+        number = 0
+        for ply, (move, player) in enumerate(zip(self.state.history, self.movers), start=1):
+            if player == CHANCE:
+                pending.append(str(move))
+                continue
+            number += 1
+            rows.append({"number": number, "player": player, "move": str(move), "chance": pending, "ply": ply})
+            pending = []
+        if pending:
+            rows.append({"number": None, "player": CHANCE, "move": "", "chance": pending, "ply": self.state.ply})
+        return rows
+
+    def render_board(self, interactive: bool = True) -> Drawing:
+        shown = self.shown_state()
+        live = interactive and self.viewing is None and self.human_to_move()
+        self.drawing = self.board.draw(shown, self.ui, live)
+        return self.drawing
+
+    # ----- keyboard cursor -------------------------------------------------------------
+    def move_cursor(self, direction: str) -> str | None:
+        """Move the board cursor to the nearest target in an arrow's direction."""
+        targets = self.drawing.targets if self.drawing else {}
+        if not targets:
+            return None
+        current = self.ui.get("cursor")
+        if current not in targets:
+            self.ui["cursor"] = next(iter(targets))
+            return self.ui["cursor"]
+        dx, dy = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}[direction]
+        x0, y0 = targets[current]
+        best, best_score = None, None
+        for name, (x, y) in targets.items():
+            along = (x - x0) * dx + (y - y0) * dy
+            across = abs((x - x0) * dy) + abs((y - y0) * dx)
+            if along <= 0:
+                continue
+            score = along + 2.5 * across
+            if best_score is None or score < best_score:
+                best, best_score = name, score
+        if best is not None:
+            self.ui["cursor"] = best
+        return self.ui["cursor"]
+
+
+def _parse(text: str) -> Any:
+    """Move text to push: the clock's 'time' is not in any game's notation."""
+    return TIME_FORFEIT if text == str(TIME_FORFEIT) else text
+
+
+def saved_json(session: Session) -> str:
+    return json.dumps(session.to_record(), separators=(",", ":"))
+
+
+def restore(text: str) -> Session:
+    """The game saved in the browser; StonesError if it cannot be restored."""
+    try:
+        return Session.from_record(text)
+    except StonesError:
+        raise
+    except Exception as exc:  # an engine bug on odd data must not break the page
+        raise RecordError(f"the saved game could not be restored ({type(exc).__name__}: {exc})") from None
