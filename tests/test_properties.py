@@ -103,12 +103,20 @@ def test_random_game_keeps_every_invariant(game_id: str, seed: int, variant: int
 
     position = json.loads(json.dumps(state.to_position()))
     assert game.from_position(position).to_position() == position
-    # Copies are independent: playing on a copy leaves the original alone.
-    clone = state.copy()
-    assert clone.snapshot() == state.snapshot()
-    if not clone.is_over():
-        clone.push(clone.sample_chance() if clone.is_chance_node() else next(iter(clone.legal_moves())))
-        assert state.snapshot() == snapshots[-1]
+    # Copies are independent, undo tokens included: rewind a copy and play on it,
+    # then the original must still undo through exactly the states it passed.
+    branch = state.copy()
+    assert branch.snapshot() == state.snapshot()
+    for _ in range(data.draw(st.integers(0, branch.ply), label="rewind")):
+        branch.pop()
+    for _ in range(12):
+        if branch.is_over():
+            break
+        branch.push(branch.sample_chance() if branch.is_chance_node() else next(iter(branch.legal_moves())))
+    for ply in range(state.ply, 0, -1):
+        assert state.snapshot() == snapshots[ply], f"undo to ply {ply} was disturbed by a copy"
+        state.pop()
+    assert state.snapshot() == snapshots[0]
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

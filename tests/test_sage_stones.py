@@ -151,6 +151,25 @@ def test_full_column_six_too_wipes_the_board() -> None:
     assert state.snapshot() == before
 
 
+def test_undoing_a_wipe_on_a_copy_leaves_the_original_intact() -> None:
+    stones = {**column(3, ["blue", "yellow"] * 4 + ["blue"]), **column(6, ["green", "yellow"] * 4 + ["green"])}
+    stones["c9r9"] = "red"
+    state = load(stones)
+    before = state.snapshot()
+    state.push("roll 1-1-1")
+    state.push("wipe")
+    state.push("roll 1-2-2")
+    state.push("c5r1")
+    copy = state.copy()  # e.g. the page viewing an earlier position
+    for _ in range(4):
+        copy.pop()
+    copy.push("roll 1-1-2")  # plays on the board the copy's undo of the wipe restored
+    copy.push("c4r1")
+    for _ in range(4):
+        state.pop()
+    assert state.snapshot() == before
+
+
 def test_after_wipe_first_seat_option_starts_over() -> None:
     stones = {**column(5, ["blue", "yellow"] * 4 + ["blue"]), **column(6, ["green", "red"] * 4 + ["green"])}
     state = load(stones, to_move="yellow", options={"after_wipe": "first-seat"})

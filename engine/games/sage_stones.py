@@ -426,7 +426,8 @@ class SageStonesState(State[Move, SageStonesOptions]):
             supply[self.seat] += 1
             self.winner = None
         elif isinstance(move, Wipe):
-            self.board, self.supply = undo
+            # Copies: the token is shared with every copy of this state, which may undo it too.
+            self.board, self.supply = list(undo[0]), list(undo[1])
 
     def _game_outcome(self) -> Outcome | None:
         if self.winner is None:
