@@ -70,6 +70,8 @@ def test_outcome_by_score_and_descriptions() -> None:
     assert tie.winner is None and tie.is_draw and tie.winners == ()
     shared = outcome_by_score({"red": 3, "blue": 3, "green": 1}, "end")
     assert shared.winners == ("red", "blue") and shared.is_draw and "draw between red and blue" in shared.describe()
+    alone = outcome_by_score({"p1": 57}, "solitaire over")  # one player ends, never draws
+    assert alone.winner == "p1" and "p1 wins" in alone.describe()
     assert "white wins" in win.describe() and "draw" in tie.describe()
     assert Outcome(("a",), {"a": 1}, "r").to_dict()["winner"] == "a"
 

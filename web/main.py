@@ -429,7 +429,10 @@ class Page:
         elif key in ("r", "R"):
             self.act("redo", None)
         elif len(key) == 1 and session.viewing is None and session.human_to_move():
-            if session.board.key(session.state, key, session.ui):
+            used = session.board.key(session.state, key, session.ui)
+            if isinstance(used, str):  # a key that stands for a board target (e.g. "pass"): click it
+                self.on_target(used)
+            elif used:
                 self.render_play()
 
 

@@ -68,7 +68,8 @@ def outcome_by_score(scores: dict[str, int], reason: str) -> Outcome:
     every player ties it is a draw (no winners), the convention of every game."""
     best = max(scores.values())
     winners = tuple(p for p, s in scores.items() if s == best)
-    return Outcome(() if len(winners) == len(scores) else winners, dict(scores), reason)
+    everyone_tied = len(scores) > 1 and len(winners) == len(scores)
+    return Outcome(() if everyone_tied else winners, dict(scores), reason)
 
 
 class TimeForfeit:

@@ -62,12 +62,17 @@ class Board:
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
         """A click on a panel element carrying data-board-action (e.g. choosing a stone)."""
 
-    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool:
-        """A letter key pressed while playing; True if the board used it."""
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
+        """A letter key pressed while playing: True if the board used it, or the name
+        of a target (or panel action) the page should click for it, else False."""
         return False
 
     def key_help(self) -> str:
         return ""
+
+    def public_text(self, text: str) -> str:
+        """A chance move as the move list may show it (games with hidden draws reword it)."""
+        return text
 
     def reset(self, ui: dict[str, Any]) -> None:
         """Forget per-turn selections (after a move, an undo, a new position)."""

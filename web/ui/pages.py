@@ -193,7 +193,7 @@ def status(session: Session, clock_now: dict[str, float] | None = None) -> str:
     else:
         player = shown.current_player
         seat = session.seats.get(player, "human")
-        who = "" if seat == "human" else f" ({SEAT_KINDS[seat]})"
+        who = "" if seat == "human" else f" — {SEAT_KINDS[seat]}"
         turn = f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>{esc(player.capitalize())} to play{esc(who)}</p>'
     clock = ""
     if clock_now:
@@ -231,10 +231,11 @@ def moves(session: Session) -> str:
     shown_ply = session.state.ply if session.viewing is None else session.viewing
     items = [_move_item(0, "Start", "", shown_ply == 0, "the starting position")]
     for row in rows:
-        chance = "".join(f'<span class="chance">{esc(c)}</span>' for c in row["chance"])
+        seen = [session.board.public_text(c) for c in row["chance"]]  # no dealt hands, no drawn tiles
+        chance = "".join(f'<span class="chance">{esc(c)}</span>' for c in seen)
         if row["player"] == CHANCE:
             label = chance
-            text = ", ".join(row["chance"])
+            text = ", ".join(seen)
         else:
             label = f'{chance}<span class="num">{row["number"]}.</span> <span class="dot dot-{esc(row["player"])}"></span>' \
                     f'<span class="mv">{esc(row["move"])}</span>'

@@ -18,7 +18,7 @@ from engine.core.state import TIME_FORFEIT
 from boards import Board, Drawing, board_for
 
 HUMAN = "human"
-SEAT_KINDS = {HUMAN: "human", "random": "random (AI)"}  # AI levels join here later
+SEAT_KINDS = {HUMAN: "human", "random": "computer: random moves"}  # AI levels join here
 SAVE_VERSION = 1
 
 

@@ -1,0 +1,394 @@
+"""morris drawn: the wooden board of three nested squares joined at their midpoints.
+
+24 points (`a1`..`g7`), white and black men. A turn is one engine move
+(`d2`, `d2-d3`, `d2xa1`, `d2-d3xa1`) built here over several clicks:
+
+- placing: a click on an empty point places;
+- moving (or flying): a click on one of your men selects it (its destinations
+  glow), a click on a destination moves it;
+- a placement or a step that closes a mill is held back: the man stands on its
+  new point, the mill lights up and the opponent's removable men glow red; a
+  click on one of them completes the move (a click on the new point again, or
+  Cancel, takes the step back).
+
+Closed mills are drawn along their line (the one the last move closed in gold);
+the last move is marked from → to, and a man it took is shown as a fading ghost.
+Beside the board: each side's men in hand, on the board and lost, its phase,
+and what to do now.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import IllegalMoveError
+from engine.games import morris as M
+
+from . import Board, Drawing, esc
+
+NAMES = M.POINT_NAMES
+STEP = 62
+MARGIN = 58
+VIEW = 2 * MARGIN + 6 * STEP  # 488
+R_MAN, R_DOT, R_HIT = 23.5, 6.5, 29
+SIDES = ("white", "black")
+KEY_CANCEL = ("c", "C", "x", "X")
+
+
+def centre(name: str) -> tuple[float, float]:
+    x, y = M.COORDS[M.INDEX_OF[name]]
+    return MARGIN + x * STEP, MARGIN + (6 - y) * STEP
+
+
+def other(side: str) -> str:
+    return "black" if side == "white" else "white"
+
+
+DEFS = """<defs>
+<linearGradient id="mo-wood" x1="0" y1="0" x2="1" y2="0">
+ <stop offset="0" stop-color="#c99a5f"/><stop offset=".18" stop-color="#d9ae72"/><stop offset=".35" stop-color="#b8844a"/>
+ <stop offset=".55" stop-color="#d6a96b"/><stop offset=".78" stop-color="#c08d52"/><stop offset="1" stop-color="#d3a468"/>
+</linearGradient>
+<filter id="mo-grain" x="0" y="0" width="100%" height="100%">
+ <feTurbulence type="fractalNoise" baseFrequency="0.18 0.006" numOctaves="3" seed="11" result="noise"/>
+ <feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.32  0 0 0 0 0.18  0 0 0 0 0.06  0 0 0 0.75 -0.18" result="lines"/>
+ <feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>
+ <feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge>
+</filter>
+<radialGradient id="mo-white" cx=".38" cy=".34" r=".72">
+ <stop offset="0" stop-color="#ffffff"/><stop offset=".6" stop-color="#efebe1"/><stop offset="1" stop-color="#c9c1ae"/>
+</radialGradient>
+<radialGradient id="mo-black" cx=".38" cy=".34" r=".72">
+ <stop offset="0" stop-color="#5a5a5e"/><stop offset=".55" stop-color="#26262a"/><stop offset="1" stop-color="#0b0b0c"/>
+</radialGradient>
+<linearGradient id="mo-gold" x1="0" y1="0" x2="1" y2="1">
+ <stop offset="0" stop-color="#fff1a8"/><stop offset=".5" stop-color="#e0aa22"/><stop offset="1" stop-color="#8c6410"/>
+</linearGradient>
+</defs>"""
+
+
+def man_svg(colour: str, x: float, y: float, r: float = R_MAN, extra: str = "") -> str:
+    """One flat turned man: a disc with a shallow groove, casting a small shadow."""
+    return (f'<g class="man man-{colour}{(" " + extra) if extra else ""}">'
+            f'<circle cx="{x + 1.6:.1f}" cy="{y + 2.4:.1f}" r="{r:.1f}" class="man-shadow"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#mo-{colour})" class="man-body"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.62:.1f}" class="man-groove"/></g>')
+
+
+def man_icon(colour: str, faded: bool = False) -> str:
+    """A small man for the panel (the board's gradients are on the page with it)."""
+    return (f'<svg class="man-icon{" faded" if faded else ""}" viewBox="0 0 30 30" aria-hidden="true">'
+            f'{man_svg(colour, 14, 14, 12)}</svg>')
+
+
+class MorrisBoard(Board):
+    # ----- where the turn stands --------------------------------------------------------
+    def _stage(self, state: Any, ui: dict[str, Any]) -> dict[str, Any]:
+        """The step of the turn the side to move is at, from the legal moves and `ui`.
+
+        stage: 'place' (click an empty point), 'pick' (click a man to move),
+        'dest' (a man is selected: click where it goes), 'remove' (a mill closed:
+        click the opponent's man to take), or 'none' (game over / not a turn).
+        """
+        if state.is_over() or state.is_chance_node():
+            return {"stage": "none", "legal": set(), "moves": []}
+        mover = state.current_player
+        moves = list(state.legal_moves())
+        phase = state.phase(mover)
+        named = [(None if m.source is None else NAMES[m.source], NAMES[m.target],
+                  None if m.take is None else NAMES[m.take]) for m in moves]
+        info: dict[str, Any] = {"mover": mover, "phase": phase, "moves": named, "selected": None, "pending": None}
+        pending = ui.get("pending")
+        if pending:
+            src, dst = pending[0] or None, pending[1]
+            takes = {t for s, d, t in named if s == src and d == dst and t is not None}
+            if takes:
+                info.update(stage="remove", pending=(src, dst), legal=takes)
+                return info
+            ui.pop("pending", None)
+        if phase == "placing":
+            info.update(stage="place", legal={d for s, d, _ in named if s is None})
+            return info
+        sources = {s for s, _, _ in named}
+        selected = ui.get("selected")
+        if selected in sources:
+            info.update(stage="dest", selected=selected, legal={d for s, d, _ in named if s == selected},
+                        movable=sources)
+            return info
+        ui.pop("selected", None)
+        info.update(stage="pick", legal=sources, movable=sources)
+        return info
+
+    @staticmethod
+    def _notation(src: str | None, dst: str, take: str | None = None) -> str:
+        text = dst if src is None else f"{src}-{dst}"
+        return text if take is None else f"{text}x{take}"
+
+    # ----- the board ------------------------------------------------------------------
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+        position = state.to_position()
+        cells: dict[str, str | None] = dict(position["cells"])
+        over = state.is_over()
+        live = interactive and not over
+        info = self._stage(state, ui) if live else {"stage": "none", "legal": set()}
+        stage, legal = info["stage"], info["legal"]
+        mover = state.current_player if not over else None
+        pending = info.get("pending")
+        if pending:  # show the man on its new point while the removal is chosen
+            src, dst = pending
+            if src:
+                cells[src] = None
+            cells[dst] = mover
+        shown = dict(position, cells=cells)
+        items = self.game.score_position(shown)["items"]
+        last = state.peek()
+        last = last if isinstance(last, M.Move) else None
+        last_src = NAMES[last.source] if last and last.source is not None else None
+        last_dst = NAMES[last.target] if last else None
+        last_take = NAMES[last.take] if last and last.take is not None else None
+        fresh_point = pending[1] if pending else last_dst
+
+        parts = [f'<svg class="board board-morris" viewBox="0 0 {VIEW} {VIEW}" role="group" data-ply="{state.ply}" '
+                 f'data-stage="{stage}" aria-label="morris board: three nested squares, 24 points, '
+                 f'columns a to g, rows 1 to 7">', DEFS]
+        parts.append(f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood" '
+                     f'fill="url(#mo-wood)" filter="url(#mo-grain)"/>')
+        parts.append(f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood-rim"/>')
+        for i, col in enumerate("abcdefg"):
+            parts.append(f'<text x="{MARGIN + i * STEP}" y="{VIEW - 14}" class="coord" aria-hidden="true">{col}</text>')
+        for row in range(1, 8):
+            parts.append(f'<text x="20" y="{MARGIN + (7 - row) * STEP + 5}" class="coord" aria-hidden="true">{row}</text>')
+        lines = []
+        for a, b in M.EDGES:
+            (x1, y1), (x2, y2) = centre(NAMES[a]), centre(NAMES[b])
+            lines.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
+        parts.append(f'<g class="lines" aria-hidden="true">{"".join(lines)}</g>')
+
+        # closed mills: a band along the line, under the men (the one just closed in gold)
+        bands = []
+        for item in items:
+            (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
+            fresh = fresh_point in item["cells"] and (pending is not None or (last is not None and last.take is not None))
+            kind = f'mill mill-{item["side"]}' + (" fresh" if fresh else "")
+            bands.append(f'<g class="{kind}" data-mill="{" ".join(item["cells"])}">'
+                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="edge"/>'
+                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="band"/>'
+                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="core"/></g>')
+        if bands:
+            parts.append(f'<g class="mills" aria-hidden="true">{"".join(bands)}</g>')
+        if last_src and last_dst and not pending:
+            (x1, y1), (x2, y2) = centre(last_src), centre(last_dst)
+            parts.append(f'<g class="last-path" aria-hidden="true"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
+                         f'<circle cx="{x1}" cy="{y1}" r="11"/></g>')
+
+        mills_at = {name for item in items for name in item["cells"]}
+        targets: dict[str, tuple[float, float]] = {}
+        points = []
+        for name in NAMES:
+            x, y = centre(name)
+            colour = cells[name]
+            is_legal = name in legal
+            classes = ["point"]
+            if is_legal:
+                classes.append("legal")
+                classes.append({"place": "to-place", "pick": "movable", "dest": "to-move",
+                                "remove": "removable"}.get(stage, ""))
+            if stage == "dest" and name in info.get("movable", ()):
+                classes.append("movable")
+            if name == info.get("selected"):
+                classes.append("selected")
+            if pending and name == pending[1]:
+                classes.append("pending")
+            if colour:
+                classes.append("filled")
+            what = self._label(name, colour, info, is_legal, mills_at, last_src, last_dst, pending)
+            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{name}: {esc(what)}"' if live
+                     else f'role="img" aria-label="{name}: {esc(what)}"')
+            inner = [f'<circle cx="{x}" cy="{y}" r="{R_DOT}" class="dot"/>']
+            if is_legal and not colour:
+                inner.append(f'<circle cx="{x}" cy="{y}" r="13" class="glow"/>')
+            if colour:
+                if is_legal or name == info.get("selected") or (stage == "dest" and name in info.get("movable", ())):
+                    inner.append(f'<circle cx="{x}" cy="{y}" r="{R_MAN + 4.5}" class="halo"/>')
+                lift = -2 if name == info.get("selected") else 0
+                inner.append(man_svg(colour, x, y + lift))
+            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_HIT}" class="hit"/>')
+            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_MAN + 7}" class="focus-ring"/>')
+            points.append(f'<g class="{" ".join(c for c in classes if c)}" {attrs}>{"".join(inner)}</g>')
+            if live:
+                targets[name] = (x, y)
+        parts.extend(points)
+
+        # the last move: a gold ring on the man that moved, the man it took fading out
+        if last_dst and not pending and cells.get(last_dst):
+            x, y = centre(last_dst)
+            parts.append(f'<g class="last-ring" aria-hidden="true"><circle cx="{x}" cy="{y}" r="{R_MAN + 2}" class="ring-shadow"/>'
+                         f'<circle cx="{x}" cy="{y}" r="{R_MAN + 2}" class="ring" stroke="url(#mo-gold)"/></g>')
+        if last_take and not pending and not cells.get(last_take):
+            x, y = centre(last_take)
+            taken = position["to_move"]  # the side that did not make the last move lost it
+            parts.append(f'<g class="taken" aria-hidden="true">{man_svg(taken, x, y, extra="ghost")}'
+                         f'<path d="M{x - 9} {y - 9}L{x + 9} {y + 9}M{x + 9} {y - 9}L{x - 9} {y + 9}" class="cross"/></g>')
+        parts.append("</svg>")
+        # legal targets first: the keyboard cursor starts on one
+        ordered = {n: targets[n] for n in NAMES if n in legal and n in targets}
+        ordered.update(targets)
+        return Drawing("".join(parts), ordered)
+
+    def _label(self, name: str, colour: str | None, info: dict[str, Any], is_legal: bool, mills_at: set[str],
+               last_src: str | None, last_dst: str | None, pending: tuple[str | None, str] | None) -> str:
+        stage = info["stage"]
+        mover = info.get("mover")
+        if colour:
+            what = f"{colour} man"
+            if name in mills_at:
+                what += ", in a mill"
+        else:
+            what = "empty"
+        if name == last_dst and not pending:
+            what += ", the last move went here"
+        elif name == last_src and not pending:
+            what += ", the last move came from here"
+        if stage == "place" and is_legal:
+            what += f", place a {mover} man here"
+        elif stage == "pick" and is_legal:
+            what += ", yours: select it to move"
+        elif stage == "dest":
+            if name == info["selected"]:
+                what += ", selected: pick where it goes, or select it again to let go"
+            elif is_legal:
+                what += f", move the man from {info['selected']} here"
+            elif colour == mover and name in info.get("movable", ()):
+                what += ", yours: select this one instead"
+        elif stage == "remove":
+            if pending and name == pending[1]:
+                what += ", just moved here and closed a mill: pick a man to remove, or this point to take the move back"
+            elif is_legal:
+                what += ", remove this man"
+        return what
+
+    def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
+        info = self._stage(state, ui)
+        stage = info["stage"]
+        if stage == "none":
+            return target
+        mover = info["mover"]
+        moves = info["moves"]
+        occupant = state.occupant(target) if target in M.INDEX_OF else None
+        if stage == "remove":
+            src, dst = info["pending"]
+            if target in info["legal"]:
+                ui.pop("pending", None)
+                return self._notation(src, dst, target)
+            if target in (src, dst):
+                ui.pop("pending", None)
+                return None
+            return self._notation(src, dst, target)  # the engine says why not (own man, empty, protected)
+        if stage == "place":
+            options = [t for s, d, t in moves if s is None and d == target]
+            if options and all(t is not None for t in options):
+                ui["pending"] = (None, target)
+                return None
+            return target
+        # moving or flying
+        if occupant == mover:
+            if target == info.get("selected"):
+                ui.pop("selected", None)
+                return None
+            if target not in info["movable"]:
+                raise IllegalMoveError(f"the {mover} man on {target} cannot move: every point next to it is taken",
+                                       rule="blocked man")
+            ui["selected"] = target
+            return None
+        selected = info.get("selected")
+        if not selected:
+            if occupant:
+                raise IllegalMoveError(f"{target} holds a {occupant} man: first pick one of your {mover} men to move",
+                                       rule="own piece")
+            raise IllegalMoveError(f"first pick one of your {mover} men, then the empty point it moves to",
+                                   rule="own piece")
+        options = [t for s, d, t in moves if s == selected and d == target]
+        if options and all(t is not None for t in options):
+            ui["pending"] = (selected, target)
+            return None
+        return self._notation(selected, target)
+
+    # ----- beside the board -------------------------------------------------------------
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+        over = state.is_over()
+        live = interactive and not over
+        info = self._stage(state, ui) if live else {"stage": "none"}
+        rows = []
+        for side in SIDES:
+            hand = state.pieces_in_hand(side)
+            board = state.pieces_on_board(side)
+            lost = M.PIECES - hand - board
+            phase = state.phase(side)
+            to_move = not over and side == state.current_player
+            icons = "".join(man_icon(side) for _ in range(hand)) or '<span class="none">all placed</span>'
+            lost_icons = "".join(man_icon(side, faded=True) for _ in range(lost))
+            rows.append(
+                f'<div class="morris-side{" to-move" if to_move else ""}" data-side="{side}" data-phase="{phase}">'
+                f'<p class="who"><span class="dot dot-{side}"></span><strong>{side.capitalize()}</strong>'
+                f'<span class="phase phase-{phase}">{phase}</span>{"<span class=turn-tag>to move</span>" if to_move else ""}</p>'
+                f'<div class="in-hand" aria-label="{side}: {hand} in hand">{icons}</div>'
+                f'<p class="counts"><span data-in-hand="{side}">{hand}</span> in hand · '
+                f'<span data-on-board="{side}">{board}</span> on the board · '
+                f'<span data-lost="{side}">{lost}</span> lost {lost_icons}</p></div>')
+        prompt = self._prompt(state, info, over)
+        cancel = ""
+        if info["stage"] in ("remove", "dest"):
+            label = "Take the move back" if info["stage"] == "remove" else "Let go of the man"
+            cancel = (f'<button type="button" class="cancel" data-board-action="cancel" aria-keyshortcuts="C">'
+                      f'{label} (C)</button>')
+        return (f'<section class="morris-panel" aria-label="men in hand and on the board">{"".join(rows)}'
+                f'<div class="prompt stage-{info["stage"]}" aria-live="polite"><p>{prompt}</p>{cancel}</div></section>')
+
+    def _prompt(self, state: Any, info: dict[str, Any], over: bool) -> str:
+        if over:
+            outcome = state.outcome()
+            return f"Game over: {esc(outcome.describe())}." if outcome else "Game over."
+        stage = info["stage"]
+        mover = state.current_player
+        who = f"<strong>{mover.capitalize()}</strong>"
+        if stage == "none":
+            return f"{who} to move."
+        if stage == "place":
+            left = state.pieces_in_hand(mover)
+            return f"{who}: place a man on any glowing point ({left} left in hand)."
+        if stage == "pick":
+            if info["phase"] == "flying":
+                return f"{who} is down to three men and may fly: pick a man, then any empty point."
+            return f"{who}: pick a man to move (the ringed ones can move)."
+        if stage == "dest":
+            reach = "any empty point" if info["phase"] == "flying" else "a glowing point next to it"
+            return f"{who}: move the man from <strong>{info['selected']}</strong> to {reach}."
+        return (f"<strong>Mill!</strong> {who} removes a {other(mover)} man: pick one of those "
+                f"glowing red.")
+
+    def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
+        if name == "cancel":
+            self._cancel(ui)
+
+    @staticmethod
+    def _cancel(ui: dict[str, Any]) -> None:
+        if ui.get("pending"):
+            ui.pop("pending", None)
+        else:
+            ui.pop("selected", None)
+
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool:
+        if key in KEY_CANCEL and (ui.get("pending") or ui.get("selected")):
+            self._cancel(ui)
+            return True
+        return False
+
+    def key_help(self) -> str:
+        return "C takes back a half-made move (a selected man, or a step waiting for its removal)"
+
+    def reset(self, ui: dict[str, Any]) -> None:
+        super().reset(ui)
+        ui.pop("pending", None)
+
+
+BOARD = MorrisBoard

@@ -1,0 +1,489 @@
+"""rings drawn: a hexagonal board of 91 interlocking circles, stones where three circles meet.
+
+The board stands point up (the engine's lattice turned a quarter turn) so it
+fills a phone's width. Full circles are engraved grooves; the partial circles at
+the edge are cut off by the board's rim and drawn fainter. A circle whose
+majority a player holds (a point of their score) is tinted in that colour; a
+ring (six stones of one colour on one full circle) is a bold circle in it.
+
+A turn takes several clicks, kept in `ui` until it is committed as one `Turn`:
+click an empty point (or Pass), then the circles that can be converted light up
+(`state.convertible_circles`); click a circle's centre to convert it (its
+opponent stones flip, animated), as often as you like, then End turn. A
+placement that leaves nothing to convert ends the turn at once. Clicks the rules
+refuse (a taken point, a circle without the majority) are handed to the engine
+as moves, so its reason is what the page shows.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.games.rings import (
+    CIRCLE_NAMES, CIRCLE_POINTS, CIRCLE_XY, FULL_CIRCLES, POINT_CIRCLES, POINT_INDEX, POINT_NAMES, POINT_XY,
+    RING_SIZE, Turn,
+)
+
+from . import Board, Drawing, esc
+
+S = 40.0                       # px per lattice step (the distance between neighbouring circle centres)
+R_CIRCLE = S / math.sqrt(3)    # every circle passes through its six points
+APOTHEM = 5.34 * S             # the board's hexagon, measured to its flat sides
+R_HEX = APOTHEM / math.cos(math.pi / 6)
+R_STONE, R_HOLE, R_HIT = 9.6, 3.6, 11.4
+PAD = 8
+VIEW_W, VIEW_H = 2 * (APOTHEM + PAD), 2 * (R_HEX + PAD)
+BAR_KEYS = {"pass": "P", "all": "A", "end": "E", "back": "X"}
+
+# colour → (light, mid, dark, ink): the stone's gradient and the colour lines are drawn in
+COLOURS: dict[str, tuple[str, str, str, str]] = {
+    "black": ("#7a7a7c", "#2a2a2d", "#050506", "#1b1b1d"),
+    "white": ("#ffffff", "#ece8df", "#a59f92", "#fbfaf6"),
+    "clear": ("#ffffff", "#dff3fb", "#9fcfe2", "#8cc9e0"),
+    "red": ("#ff9b8f", "#d0362c", "#7a120c", "#c42a20"),
+    "green": ("#9be39f", "#2f9a45", "#11501f", "#23853a"),
+    "blue": ("#9cc1ff", "#2f62c4", "#102c68", "#2a58b8"),
+    "yellow": ("#fff6a8", "#efc51c", "#9a7404", "#d9ae0c"),
+    "orange": ("#ffc28a", "#ee7d1e", "#8f3f05", "#e06e12"),
+    "purple": ("#d6a8f0", "#8244ad", "#3e1460", "#7a3aa6"),
+}
+LIGHT_INKS = {"white", "clear", "yellow"}  # drawn with a dark edge so they show on the wood
+
+
+def xy(ex: float, ey: float) -> tuple[float, float]:
+    """Engine coordinates (y up) → SVG, the board turned a quarter turn to stand point up."""
+    return -ey * S, -ex * S
+
+
+POINT_SVG = tuple(xy(*p) for p in POINT_XY)
+CIRCLE_SVG = tuple(xy(*c) for c in CIRCLE_XY)
+CIRCLE_INDEX = {name: i for i, name in enumerate(CIRCLE_NAMES)}
+
+
+def _hexagon(r: float) -> str:
+    return " ".join(f"{r * math.cos(math.radians(90 + 60 * k)):.1f},{r * math.sin(math.radians(90 + 60 * k)):.1f}"
+                    for k in range(6))
+
+
+def _defs() -> str:
+    grads = "".join(
+        f'<radialGradient id="rg-{c}" cx=".36" cy=".3" r=".78"><stop offset="0" stop-color="{light}"/>'
+        f'<stop offset=".5" stop-color="{mid}"/><stop offset="1" stop-color="{dark}"/></radialGradient>'
+        for c, (light, mid, dark, _) in COLOURS.items())
+    return (
+        '<defs>'
+        '<linearGradient id="rg-wood" x1="0" y1="0" x2="1" y2="1">'
+        '<stop offset="0" stop-color="#efd3a4"/><stop offset=".55" stop-color="#dcb47a"/><stop offset="1" stop-color="#c79a5e"/>'
+        '</linearGradient>'
+        '<filter id="rg-grain" x="0" y="0" width="100%" height="100%">'
+        '<feTurbulence type="fractalNoise" baseFrequency="0.22 0.011" numOctaves="2" seed="3" result="noise"/>'
+        '<feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.42  0 0 0 0 0.26  0 0 0 0 0.1  0 0 0 0.45 -0.1" result="lines"/>'
+        '<feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>'
+        '<feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge></filter>'
+        f'<clipPath id="rg-clip"><polygon points="{_hexagon(R_HEX - 5)}"/></clipPath>'
+        '<radialGradient id="rg-hole" cx=".5" cy=".4" r=".6"><stop offset="0" stop-color="#7b5327"/>'
+        '<stop offset="1" stop-color="#4d3112"/></radialGradient>'
+        f'{grads}</defs>'
+    )
+
+
+def stone_svg(colour: str, x: float, y: float, r: float = R_STONE, cls: str = "") -> str:
+    extra = f" {cls}" if cls else ""
+    parts = [f'<circle cx="{x + 1.2:.1f}" cy="{y + 1.6:.1f}" r="{r:.1f}" class="shadow{extra}"/>',
+             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#rg-{colour})" class="stone stone-{colour}{extra}"/>']
+    if colour == "clear":
+        parts.append(f'<ellipse cx="{x - r * .35:.1f}" cy="{y - r * .4:.1f}" rx="{r * .3:.1f}" ry="{r * .17:.1f}" '
+                     f'class="glint{extra}" transform="rotate(-30 {x - r * .35:.1f} {y - r * .4:.1f})"/>')
+    return "".join(parts)
+
+
+def stone_icon(colour: str) -> str:
+    return (f'<svg class="rg-icon" viewBox="-11 -11 22 22" aria-hidden="true">'
+            f'{stone_svg(colour, 0, 0, 9.5)}</svg>')
+
+
+def _names(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class RingsBoard(Board):
+    # ----- the turn being built --------------------------------------------------------
+    def _turn(self, state: Any, ui: dict[str, Any]) -> tuple[str | None, list[str]]:
+        """(placement or 'pass' or None, circles converted so far): the turn in progress."""
+        place = ui.get("rg_place")
+        conv = list(ui.get("rg_conv", []))
+        if place is None:
+            return None, []
+        if ui.get("rg_ply") != state.ply:  # made on another position (undo, reload): forget it
+            self.reset(ui)
+            return None, []
+        try:
+            state.preview(place, conv)
+        except Exception:
+            self.reset(ui)
+            return None, []
+        return place, conv
+
+    def _start(self, state: Any, place: str, ui: dict[str, Any]) -> str | None:
+        """Placement chosen: offer the conversions, or end the turn at once if there are none."""
+        if not state.convertible_circles(place, []):
+            return place
+        ui["rg_place"], ui["rg_conv"], ui["rg_ply"] = place, [], state.ply
+        return None
+
+    def _commit(self, state: Any, place: str, conv: list[str], ui: dict[str, Any]) -> str:
+        ui["rg_quiet_ply"] = state.ply + 1  # its flips were shown while it was built: no replay
+        if place != "pass":
+            ui["cursor"] = place  # the keyboard cursor stays on the stone just played
+        head = "pass" if place == "pass" else place
+        return " ".join([head, *(f"x{c}" for c in conv)])
+
+    # ----- the board ----------------------------------------------------------------------
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+        over = state.is_over()
+        live = interactive and not over
+        place, conv = self._turn(state, ui) if live else (None, [])
+        me = state.current_player
+        if place is not None:
+            view = state.preview(place, conv)
+            cells, holders, rings = view["cells"], view["holders"], view["rings"]
+            convertible = set(view["convertible"])
+        else:
+            cells, holders, rings = state.to_position()["cells"], state.holders(), state.rings()
+            convertible = set()
+        guarded = {POINT_NAMES[p] for name in rings for p in CIRCLE_POINTS[CIRCLE_INDEX[name]]}
+        last = state.peek() if state.ply else None
+        last_point = POINT_NAMES[last.point] if isinstance(last, Turn) and last.point is not None else None
+        last_conv = [CIRCLE_NAMES[c] for c in last.conversions] if isinstance(last, Turn) else []
+
+        # which stones flip now (animated once): the last conversion step, or the last whole turn
+        flips: dict[str, str] = {}
+        ripples: list[str] = []
+        if place is not None:
+            key = ("mid", state.ply, place, tuple(conv))
+            if conv and ui.get("rg_anim") != key:
+                before = state.preview(place, conv[:-1])["cells"]
+                flips = {pt: before[pt] for pt, c in cells.items() if c and before[pt] and before[pt] != c}
+                ripples = conv[-1:]
+            ui["rg_anim"] = key
+        else:
+            key = ("turn", state.ply, str(last))
+            if last_conv and ui.get("rg_seen") != key and ui.get("rg_quiet_ply") != state.ply:
+                probe = state.copy()
+                probe.pop()
+                before = probe.to_position()["cells"]
+                flips = {pt: before[pt] for pt, c in cells.items() if c and before[pt] and before[pt] != c}
+                ripples = last_conv
+            ui["rg_seen"] = key
+
+        phase = "convert" if place is not None else "place"
+        parts = [f'<div class="rg-wrap"><svg class="board board-rings phase-{phase}" '
+                 f'viewBox="{-VIEW_W / 2:.1f} {-VIEW_H / 2:.1f} {VIEW_W:.1f} {VIEW_H:.1f}" role="group" '
+                 f'aria-label="rings board: 91 full circles, 216 points where three circles meet">', _defs()]
+        parts.append(f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>')
+        parts.append(f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>')
+        parts.append(f'<polygon points="{_hexagon(R_HEX - 5)}" class="inlay"/>')
+
+        # grooves: partial circles cut by the rim, then the full circles
+        grooves = ['<g class="grooves" clip-path="url(#rg-clip)" aria-hidden="true">']
+        for c in range(FULL_CIRCLES, len(CIRCLE_NAMES)):
+            x, y = CIRCLE_SVG[c]
+            grooves.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="partial"/>')
+        for c in range(FULL_CIRCLES):
+            x, y = CIRCLE_SVG[c]
+            grooves.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="groove"/>')
+        grooves.append("</g>")
+        parts.extend(grooves)
+
+        # held circles (the score items), rings, and what can be converted now
+        held = ['<g class="held-circles" aria-hidden="true">']
+        for name, colour in holders.items():
+            x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
+            ink = COLOURS[colour][3]
+            held.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="held held-{colour}" '
+                        f'data-held="{name}" data-holder="{colour}" fill="{ink}" stroke="{ink}"/>')
+        held.append("</g>")
+        parts.extend(held)
+        ring_marks = ['<g class="rings" aria-hidden="true">']
+        for name, colour in rings.items():
+            x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
+            ink = COLOURS[colour][3]
+            ring_marks.append(f'<g class="ring ring-{colour}" data-ring="{name}">'
+                              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="ring-under"/>'
+                              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="ring-over" stroke="{ink}"/></g>')
+        ring_marks.append("</g>")
+        parts.extend(ring_marks)
+        if last_conv and place is None:
+            parts.append('<g class="last-converted" aria-hidden="true">' + "".join(
+                f'<circle cx="{CIRCLE_SVG[CIRCLE_INDEX[n]][0]:.1f}" cy="{CIRCLE_SVG[CIRCLE_INDEX[n]][1]:.1f}" '
+                f'r="{R_CIRCLE:.2f}"/>' for n in last_conv) + "</g>")
+        if convertible:
+            parts.append('<g class="convertible-rims" aria-hidden="true">' + "".join(
+                f'<circle cx="{CIRCLE_SVG[CIRCLE_INDEX[n]][0]:.1f}" cy="{CIRCLE_SVG[CIRCLE_INDEX[n]][1]:.1f}" '
+                f'r="{R_CIRCLE:.2f}"/>' for n in sorted(convertible)) + "</g>")
+        for name in ripples:
+            x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="ripple" aria-hidden="true" '
+                         f'stroke="{COLOURS[cells_colour(cells, name) or me][3]}"/>')
+
+        # the points: a dimple, the stone, a hit area (every point is a target while playing)
+        targets: dict[str, tuple[float, float]] = {}
+        pts = ['<g class="points">']
+        for i, name in enumerate(POINT_NAMES):
+            x, y = POINT_SVG[i]
+            colour = cells[name]
+            legal = live and colour is None and place is None
+            classes = ["pt"] + (["legal"] if legal else []) + (["filled"] if colour else []) \
+                + (["placed"] if name == place else []) + (["last"] if name == last_point and place is None else [])
+            label = self._point_label(name, colour, holders, name in guarded, name == last_point, name == place,
+                                      legal, me)
+            clickable = live and (place is None or (not conv and colour is None) or name == place)
+            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{esc(label)}"' if clickable
+                     else f'role="img" aria-label="{esc(label)}"')
+            inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HOLE}" class="hole"/>']
+            if legal:
+                inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE - 1:.1f}" class="glow"/>')
+            if colour:
+                if name in flips:
+                    inner.append(f'<g class="flip-old">{stone_svg(flips[name], x, y)}</g>'
+                                 f'<g class="flip-new">{stone_svg(colour, x, y)}</g>')
+                else:
+                    inner.append(stone_svg(colour, x, y))
+                if name in guarded:
+                    inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE * .38:.1f}" class="safe safe-{colour}"/>')
+            inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HIT}" class="hit"/>')
+            inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="focus-ring"/>')
+            pts.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
+            if clickable and place is None:
+                targets[name] = (x, y)
+        pts.append("</g>")
+        parts.extend(pts)
+        if "U0,0" in targets:  # the keyboard cursor starts in the middle of the board
+            targets = {"U0,0": targets.pop("U0,0"), **targets}
+
+        # circle centres: conversion buttons while converting (every full circle answers a click)
+        if live and place is not None:
+            centres = ['<g class="centres">']
+            for c in range(FULL_CIRCLES):
+                name = CIRCLE_NAMES[c]
+                x, y = CIRCLE_SVG[c]
+                can = name in convertible
+                flip = sum(1 for p in CIRCLE_POINTS[c] if cells[POINT_NAMES[p]] not in (None, me)
+                           and POINT_NAMES[p] not in guarded) if can else 0
+                label = self._circle_label(name, holders, rings, can, flip, me)
+                inner = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HIT}" class="hit"/>'
+                         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="focus-ring"/>')
+                if can:
+                    inner = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8.6" class="badge" fill="{COLOURS[me][3]}"/>'
+                             f'<text x="{x:.1f}" y="{y + 3.6:.1f}" class="badge-text badge-{me}">{flip}</text>') + inner
+                centres.append(f'<g class="centre{" can" if can else ""}" data-target="x{name}" role="button" '
+                               f'tabindex="-1" aria-label="{esc(label)}">{inner}</g>')
+                if can:
+                    targets[f"x{name}"] = (x, y)
+            centres.append("</g>")
+            parts.extend(centres)
+
+        if last_point and place is None:
+            x, y = POINT_SVG[POINT_INDEX[last_point]]
+            parts.append(f'<g class="last-mark" aria-hidden="true"><circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.4:.1f}" '
+                         f'class="last-shadow"/><circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.4:.1f}" class="last-ring"/></g>')
+        if place not in (None, "pass"):
+            x, y = POINT_SVG[POINT_INDEX[place]]
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="placed-ring" aria-hidden="true"/>')
+        parts.append("</svg>")
+
+        # the turn's buttons, under the board (in the board, so the arrow keys reach them)
+        bar = []
+        if live:
+            bottom = VIEW_H / 2 + 30
+            if place is None:
+                buttons = [("pass", "Pass")]
+            else:
+                buttons = [("back", "Take back"), ("all", "Convert all"), ("end", "End turn")]
+            for k, (name, text) in enumerate(buttons):
+                disabled = name == "all" and not convertible
+                cls = "primary" if name == "end" else ""
+                bar.append(f'<button type="button" class="rg-act {cls}" data-target="{name}" tabindex="-1" '
+                           f'aria-keyshortcuts="{BAR_KEYS[name]}"{" disabled" if disabled else ""}>'
+                           f'{text} <kbd>{BAR_KEYS[name]}</kbd></button>')
+                if not disabled:
+                    targets[name] = (-VIEW_W / 4 + k * VIEW_W / 4, bottom)
+        hint = ui.get("rg_hint", "")
+        parts.append(f'<div class="rg-bar" role="group" aria-label="turn">{"".join(bar)}'
+                     f'{f"<p class=rg-hint>{esc(hint)}</p>" if hint and live else ""}</div></div>')
+        return Drawing("".join(parts), targets)
+
+    def _point_label(self, name: str, colour: str | None, holders: dict[str, str], guarded: bool, last: bool,
+                     placed: bool, legal: bool, me: str) -> str:
+        circles = []
+        for c in POINT_CIRCLES[POINT_INDEX[name]]:
+            circle = CIRCLE_NAMES[c]
+            if c >= FULL_CIRCLES:
+                circles.append(f"{circle} (edge)")
+            elif circle in holders:
+                circles.append(f"{circle} (held by {holders[circle]})")
+            else:
+                circles.append(circle)
+        where = f"on circles {_names(circles)}"
+        if colour is None:
+            what = f"empty, you may place a {me} stone here" if legal else "empty"
+        else:
+            what = f"{colour} stone" + (", in a ring (safe)" if guarded else "") \
+                + (", the last stone played" if last else "") + (", placed this turn" if placed else "")
+        return f"point {name}: {what}, {where}"
+
+    def _circle_label(self, name: str, holders: dict[str, str], rings: dict[str, str], can: bool, flip: int,
+                      me: str) -> str:
+        bits = [f"circle {name}"]
+        if name in rings:
+            bits.append(f"a {rings[name]} ring")
+        if name in holders:
+            bits.append(f"held by {holders[name]}")
+        if can:
+            bits.append(f"convert it: turns {flip} stone{'s' if flip != 1 else ''} {me}")
+        else:
+            bits.append("cannot be converted now")
+        return ", ".join(bits)
+
+    # ----- clicks --------------------------------------------------------------------------
+    def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
+        place, conv = self._turn(state, ui)
+        ui.pop("rg_hint", None)
+        if target == "pass":
+            if place is not None:
+                return None
+            return self._start(state, "pass", ui)
+        if target in POINT_INDEX:
+            if place is None or (not conv and target != place):
+                if state.to_position()["cells"][target] is not None:
+                    return target  # taken: the engine says so
+                return self._start(state, target, ui)
+            if target == place and not conv:
+                self.reset(ui)  # click the placed stone again: take it back
+                return None
+            ui["rg_hint"] = "Take back the conversions first (X) to move your stone."
+            return None
+        if place is None:
+            return None
+        if target == "back":
+            if conv:
+                ui["rg_conv"] = conv[:-1]
+            else:
+                self.reset(ui)
+            return None
+        if target == "all":
+            while True:
+                ready = state.convertible_circles(place, conv)
+                if not ready:
+                    break
+                conv.append(ready[0])
+            ui["rg_conv"] = conv
+            return None
+        if target == "end":
+            return self._commit(state, place, conv, ui)
+        if target.startswith("x") and target[1:] in CIRCLE_INDEX:
+            circle = target[1:]
+            if circle in state.convertible_circles(place, conv):
+                ui["rg_conv"] = conv + [circle]
+                return None
+            return str(Turn(None if place == "pass" else POINT_INDEX[place],
+                            tuple(CIRCLE_INDEX[c] for c in conv + [circle])))  # refused: the engine explains
+        return None
+
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
+        """P pass, A convert all, E end turn, X take back: the target each stands for."""
+        place, _ = self._turn(state, ui)
+        name = {"p": "pass", "a": "all", "e": "end", "x": "back"}.get(key.lower())
+        if name is None:
+            return False
+        if (name == "pass") != (place is None):
+            return False
+        return name
+
+    def key_help(self) -> str:
+        return "P passes, then A converts every circle you can, X takes back a step and E ends the turn"
+
+    def reset(self, ui: dict[str, Any]) -> None:
+        super().reset(ui)
+        for k in ("rg_place", "rg_conv", "rg_ply", "rg_hint"):
+            ui.pop(k, None)
+
+    # ----- beside the board ----------------------------------------------------------------
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+        over = state.is_over()
+        live = interactive and not over
+        place, conv = self._turn(state, ui) if live else (None, [])
+        me = state.current_player
+        scores = state.scores()
+        rings = state.rings()
+        preview = state.preview(place, conv) if place is not None else None
+        cells = state.to_position()["cells"]
+        on_board = {p: sum(1 for v in cells.values() if v == p) for p in state.players}
+
+        if over:
+            step = "<p>The game is over: every player passed in turn.</p>"
+        elif not live:
+            step = f'<p>{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> is to play.</p>'
+        elif place is None:
+            step = (f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong>: place a {esc(me)} stone '
+                    f'on an empty point where three circles meet, or pass (P).</p>')
+        else:
+            where = "You passed" if place == "pass" else f"Stone on {esc(place)}"
+            ready = preview["convertible"] if preview else []
+            done = (f" Converted: {', '.join(esc(c) for c in conv)}." if conv else "")
+            if ready:
+                todo = (f"You may convert <strong>{len(ready)}</strong> circle{'s' if len(ready) != 1 else ''} "
+                        f"(the numbered centres: stones that turn {esc(me)}); A converts all.")
+            else:
+                todo = "Nothing more to convert."
+            step = (f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> — {where}.{done} {todo} '
+                    f'Then <strong>End turn</strong> (E).</p>')
+
+        rows = []
+        for p in state.players:
+            after = preview["scores"][p] if preview else None
+            change = ""
+            if after is not None and after != scores[p]:
+                change = f' <span class="rg-after" data-after="{esc(p)}">→ {after}</span>'
+            ring_count = sum(1 for v in rings.values() if v == p)
+            rows.append(f'<tr class="{"to-move" if p == me and not over else ""}" data-player-row="{esc(p)}">'
+                        f'<th scope="row">{stone_icon(p)} {esc(p)}</th>'
+                        f'<td><b data-held-count="{esc(p)}">{scores[p]}</b>{change}</td>'
+                        f'<td>{ring_count}</td><td>{on_board[p]}</td></tr>')
+        table = ('<table class="rg-scores"><caption>Circles held (the score)</caption>'
+                 '<thead><tr><th scope="col">player</th><th scope="col">held</th><th scope="col">rings</th>'
+                 f'<th scope="col">stones</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+        last = state.peek() if state.ply else None
+        last_text = ""
+        if isinstance(last, Turn):
+            who = esc(state.players[(state.players.index(me) - 1) % len(state.players)]) + " "
+            head = "passed" if last.point is None else f"placed on {POINT_NAMES[last.point]}"
+            conv_text = (" and converted " + ", ".join(CIRCLE_NAMES[c] for c in last.conversions)) if last.conversions else ""
+            last_text = f'<p class="rg-last">Last turn: {who}{head}{conv_text}.</p>'
+        passes = ""
+        if not over and state.passes:
+            passes = (f'<p class="rg-passes">{state.passes} pass{"es" if state.passes != 1 else ""} in a row: '
+                      f'the game ends when all {len(state.players)} players pass in turn.</p>')
+        legend = ('<p class="rg-legend"><svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-held"/>'
+                  '</svg> a held circle (tinted: one point each) '
+                  '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> a ring '
+                  '(its stones are safe; +1 influence on the six circles around)</p>')
+        return f'<section class="rg-panel" aria-label="turn and scores">{step}{table}{last_text}{passes}{legend}</section>'
+
+
+def cells_colour(cells: dict[str, str | None], circle: str) -> str | None:
+    """The colour most stones on a circle show (for the ripple of a conversion)."""
+    counts: dict[str, int] = {}
+    for p in CIRCLE_POINTS[CIRCLE_INDEX[circle]]:
+        colour = cells[POINT_NAMES[p]]
+        if colour:
+            counts[colour] = counts.get(colour, 0) + 1
+    return max(counts, key=counts.get) if counts else None
+
+
+assert RING_SIZE == 6
+BOARD = RingsBoard

@@ -1,0 +1,450 @@
+"""sage-stones drawn: the pine pocket board, 7 columns numbered 3..9 on its short edge, 9 rows.
+
+Above the board a dice tray shows the three dice of the roll (faces 1-3) and
+what they mean: the column to play, "1-2-3: turn lost", "triple: roll again",
+"column N full: column 6", or the wipe. The rolled column glows and its empty
+pockets are the targets; a lost turn or a wipe is one button (in the tray and
+in the panel), since the engine wants the move `pass` / `wipe` played.
+
+Stones are marbles in the seat colours; the last stone placed wears a gold
+ring and the stones it captured stay a moment as fading ghosts. Beside the
+board: which colour the player to move is placing, every seat's supply (stones
+left to place, the seat closest to winning marked), and the last few turns in
+words (rolls, lost turns, extra rolls, captures, wipes), so an AI seat's turns
+can be followed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.games import sage_stones as S
+
+from . import Board, Drawing, esc
+
+CELL = 46
+PAD = 22
+TRAY = 104  # the dice tray above the board
+TOP = TRAY + 12  # the board's top edge
+NUMBERS = 40  # the engraved numbers' strip
+W = 2 * PAD + 7 * CELL  # 366
+H = TOP + NUMBERS + 9 * CELL + 16  # 586
+R_POCKET, R_STONE = 17, 16.5
+
+COLOURS = {  # light, base, dark: the marbles' gradients
+    "black": ("#6a6a70", "#26262b", "#050506"),
+    "white": ("#ffffff", "#eeebe3", "#a9a294"),
+    "clear": ("#ffffff", "#d9f1fa", "#9fd2e6"),
+    "red": ("#ff8b76", "#d23a26", "#7d160b"),
+    "green": ("#8fe08f", "#2f8f3f", "#0f4a1a"),
+    "blue": ("#8fb6ff", "#2f62c9", "#122d6e"),
+    "yellow": ("#fff4a8", "#f0c22c", "#9a7006"),
+    "orange": ("#ffc384", "#ee8a24", "#99460a"),
+    "purple": ("#c9a2f2", "#7b47b5", "#3b1a63"),
+}
+SOLID = {name: base for name, (_, base, _) in COLOURS.items()}
+
+
+def centre(column: int, row: int) -> tuple[float, float]:
+    return PAD + (column - S.FIRST_COLUMN) * CELL + CELL / 2, TOP + NUMBERS + (S.ROWS - row) * CELL + CELL / 2
+
+
+def centre_of(index: int) -> tuple[float, float]:
+    return centre(S.COLUMN_OF[index], index % S.ROWS + 1)
+
+
+def defs(seat_colours: tuple[str, ...]) -> str:
+    marbles = []
+    for colour in sorted(set(seat_colours) | {"white"}):
+        light, base, dark = COLOURS[colour]
+        opacity = ' stop-opacity=".72"' if colour == "clear" else ""
+        marbles.append(f'<radialGradient id="ss-{colour}" cx=".36" cy=".32" r=".78">'
+                       f'<stop offset="0" stop-color="{light}"/><stop offset=".5" stop-color="{base}"{opacity}/>'
+                       f'<stop offset="1" stop-color="{dark}"{opacity}/></radialGradient>')
+    return f"""<defs>
+<linearGradient id="ss-pine" x1="0" y1="0" x2="1" y2=".25">
+ <stop offset="0" stop-color="#ecd2a2"/><stop offset=".45" stop-color="#e2c08a"/><stop offset="1" stop-color="#d9b47c"/>
+</linearGradient>
+<filter id="ss-grain" x="0" y="0" width="100%" height="100%">
+ <feTurbulence type="fractalNoise" baseFrequency="0.07 0.004" numOctaves="3" seed="4" result="noise"/>
+ <feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.6  0 0 0 0 0.38  0 0 0 0 0.15  0 0 0 1.3 -0.45" result="lines"/>
+ <feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>
+ <feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge>
+</filter>
+<radialGradient id="ss-pocket" cx=".5" cy=".4" r=".62">
+ <stop offset="0" stop-color="#c79b62"/><stop offset=".75" stop-color="#b5854d"/><stop offset="1" stop-color="#8e6231"/>
+</radialGradient>
+<linearGradient id="ss-felt" x1="0" y1="0" x2="0" y2="1">
+ <stop offset="0" stop-color="#2f5a44"/><stop offset="1" stop-color="#244836"/>
+</linearGradient>
+<linearGradient id="ss-gold" x1="0" y1="0" x2="1" y2="1">
+ <stop offset="0" stop-color="#fff1a8"/><stop offset=".5" stop-color="#e0aa22"/><stop offset="1" stop-color="#8c6410"/>
+</linearGradient>
+{"".join(marbles)}
+</defs>"""
+
+
+def stone_svg(colour: str, x: float, y: float, r: float = R_STONE, extra: str = "") -> str:
+    glint = (f'<ellipse cx="{x - r * 0.33:.1f}" cy="{y - r * 0.38:.1f}" rx="{r * 0.3:.1f}" ry="{r * 0.18:.1f}" '
+             f'class="glint" transform="rotate(-30 {x - r * 0.33:.1f} {y - r * 0.38:.1f})"/>')
+    return (f'<g class="stone stone-{colour}{(" " + extra) if extra else ""}">'
+            f'<circle cx="{x + 1.4:.1f}" cy="{y + 2:.1f}" r="{r:.1f}" class="stone-shadow"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#ss-{colour})" class="stone-body"/>{glint}</g>')
+
+
+def stone_icon(colour: str, label: str = "", size: str = "") -> str:
+    title = f"<title>{esc(label)}</title>" if label else ""
+    return (f'<svg class="ss-icon{(" " + size) if size else ""}" viewBox="0 0 36 36" aria-hidden="{"false" if label else "true"}">'
+            f'{title}{stone_svg(colour, 17, 17, 15)}</svg>')
+
+
+PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1))}
+
+
+def die_svg(value: int, x: float, y: float, size: float, tilt: float) -> str:
+    """A six-sided die numbered 1-3 twice, showing `value`."""
+    h = size / 2
+    pips = "".join(f'<circle cx="{x + dx * size * 0.27:.1f}" cy="{y + dy * size * 0.27:.1f}" r="{size * 0.095:.1f}" class="pip"/>'
+                   for dx, dy in PIPS[value])
+    return (f'<g class="die-drop"><g class="die" data-face="{value}" transform="rotate({tilt:.0f} {x:.1f} {y:.1f})">'
+            f'<rect x="{x - h + 1.5:.1f}" y="{y - h + 2.5:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-shadow"/>'
+            f'<rect x="{x - h:.1f}" y="{y - h:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-body"/>'
+            f'{pips}</g></g>')
+
+
+# ----- what happened: the last turns, read back from the history --------------------------
+def recent_turns(state: Any, limit: int = 6) -> list[dict[str, Any]]:
+    """The last completed turns, newest first: who, the dice, what they did, what they took.
+
+    Walks a copy of the state backwards (pop), comparing the board before and
+    after each decision; the pending roll of the seat to move is not a turn yet.
+    """
+    probe = state.copy()
+    turns: list[dict[str, Any]] = []
+    after = list(probe.board)
+    decision: tuple[Any, list[int], list[int]] | None = None
+    while probe.ply and len(turns) < limit:
+        move = probe.pop()
+        # the engine's wipe undo hands back its saved lists: keep the probe's own copies
+        probe.board, probe.supply = list(probe.board), list(probe.supply)
+        before = list(probe.board)
+        if isinstance(move, S.Roll):
+            if decision is not None:
+                turns.append(_turn(probe, probe.seat, move, *decision))
+                decision = None
+        elif move is not None and not isinstance(move, S.Roll):
+            decision = (move, before, after)
+        after = before
+    if decision is not None and not probe.ply and probe.roll is not None and len(turns) < limit:
+        turns.append(_turn(probe, probe.seat, probe.roll, *decision))  # a position that began with its roll
+    if turns and state.is_over() and isinstance(state.peek(), S.Place):
+        turns[0]["won"] = True
+        if turns[0]["note"] == "triple: rolled again":
+            turns[0]["note"] = ""  # the game ended: no roll again
+    return turns
+
+
+def _turn(state: Any, seat: int, roll: Any, move: Any, before: list[int], after: list[int]) -> dict[str, Any]:
+    colour = state.seats[seat]
+    turn: dict[str, Any] = {"seat": colour, "owner": state.owners[seat], "dice": roll.dice, "total": roll.total,
+                            "move": str(move), "pocket": None, "captured": [], "note": "", "won": False}
+    if isinstance(move, S.Pass):
+        turn["note"] = "turn lost"
+    elif isinstance(move, S.Wipe):
+        turn["note"] = f"column {roll.total} and column 6 full: the board was wiped"
+    elif isinstance(move, S.Place):
+        turn["pocket"] = move.pocket
+        column = S.COLUMN_OF[move.pocket]
+        if column != roll.total:
+            turn["note"] = f"column {roll.total} full: column 6"
+        elif roll.is_triple:
+            turn["note"] = "triple: rolled again"
+        turn["captured"] = [(i, state.seats[before[i]]) for i in range(S.CELLS)
+                            if before[i] != S.EMPTY and after[i] == S.EMPTY and i != move.pocket]
+    return turn
+
+
+def _captured_text(captured: list[tuple[int, str]]) -> str:
+    counts: dict[str, int] = {}
+    for _, colour in captured:
+        counts[colour] = counts.get(colour, 0) + 1
+    return ", ".join(f"{n} {c}" for c, n in counts.items())
+
+
+class SageStonesBoard(Board):
+    # ----- the board ------------------------------------------------------------------
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+        over = state.is_over()
+        live = interactive and not over and not state.is_chance_node()
+        phase = state.phase if not over else None
+        seat = state.seat_to_move
+        roll = state.last_roll()
+        allowed = set(state.target_pockets()) if not over else set()
+        column = state.column if phase == S.MUST_PLACE else None
+        turns = recent_turns(state, 6)
+        fresh_captures = turns[0]["captured"] if turns and turns[0]["pocket"] is not None else []
+        last_pocket = turns[0]["pocket"] if turns else None
+
+        parts = [f'<svg class="board board-sage-stones" viewBox="0 0 {W} {H}" role="group" data-ply="{state.ply}" '
+                 f'data-seat="{seat}" data-phase="{self._phase_name(state)}" '
+                 f'aria-label="sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9">',
+                 defs(state.seats)]
+        fresh = ui.get("dice_ply") != state.ply  # roll the dice in only when they are new
+        ui["dice_ply"] = state.ply
+        parts.append(self._tray(state, roll, live, turns, fresh))
+        # the pine board, its numbered edge, the rolled column
+        parts.append(f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine" '
+                     f'fill="url(#ss-pine)" filter="url(#ss-grain)"/>')
+        parts.append(f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine-rim"/>')
+        rolled = roll.total if (roll is not None and phase in (S.MUST_PLACE, S.MUST_WIPE)) else None
+        for c in S.COLUMNS:
+            x = PAD + (c - S.FIRST_COLUMN) * CELL + CELL / 2
+            kind = "num"
+            if c == column:
+                kind += " rolled"
+            elif c == rolled:
+                kind += " full"
+            parts.append(f'<text x="{x}" y="{TOP + 30}" class="{kind}" aria-hidden="true">{c}</text>')
+        if column is not None:
+            x = PAD + (column - S.FIRST_COLUMN) * CELL
+            parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" rx="{CELL / 2 - 3}" '
+                         f'class="column-glow" aria-hidden="true"/>')
+        if rolled is not None and rolled != column:
+            x = PAD + (rolled - S.FIRST_COLUMN) * CELL
+            parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" rx="{CELL / 2 - 3}" '
+                         f'class="column-full" aria-hidden="true"/>')
+        for row in range(1, S.ROWS + 1):
+            _, y = centre(S.FIRST_COLUMN, row)
+            parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
+
+        targets: dict[str, tuple[float, float]] = {}
+        if live and phase in (S.MUST_PASS, S.MUST_WIPE):
+            targets["pass" if phase == S.MUST_PASS else "wipe"] = (W / 2, TRAY / 2)
+        cells = []
+        board = state.board
+        legal_first: dict[str, tuple[float, float]] = {}
+        for i, name in enumerate(S.NAMES):
+            x, y = centre_of(i)
+            s = board[i]
+            colour = state.seats[s] if s != S.EMPTY else None
+            legal = live and i in allowed
+            classes = ["pocket"] + (["legal"] if legal else []) + (["filled"] if colour else [])
+            if colour:
+                what = f"{colour} stone ({state.owners[s]})"
+                if i == last_pocket:
+                    what += ", the last stone placed"
+            else:
+                what = "empty"
+                captured = [c for j, c in fresh_captures if j == i]
+                if captured:
+                    what += f", a {captured[0]} stone was just captured here"
+            if legal:
+                what += f", place {seat} here"
+            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{name}: {esc(what)}"' if live
+                     else f'role="img" aria-label="{name}: {esc(what)}"')
+            inner = [f'<circle cx="{x}" cy="{y}" r="{R_POCKET}" class="hole" fill="url(#ss-pocket)"/>',
+                     f'<circle cx="{x}" cy="{y}" r="{R_POCKET * 0.55:.1f}" class="groove"/>']
+            if legal:
+                inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
+            if colour:
+                inner.append(stone_svg(colour, x, y))
+            inner.append(f'<rect x="{x - CELL / 2}" y="{y - CELL / 2}" width="{CELL}" height="{CELL}" class="hit"/>')
+            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET + 4}" class="focus-ring"/>')
+            cells.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
+            if live:
+                (legal_first if legal else targets)[name] = (x, y)
+        parts.extend(cells)
+        marks = []
+        for i, colour in fresh_captures:
+            if board[i] == S.EMPTY:
+                x, y = centre_of(i)
+                marks.append(f'<g class="captured" data-captured="{S.NAMES[i]}">{stone_svg(colour, x, y, extra="ghost")}'
+                             f'<circle cx="{x}" cy="{y}" r="{R_STONE}" class="captured-ring" stroke="{SOLID[colour]}"/></g>')
+        if last_pocket is not None and board[last_pocket] != S.EMPTY:
+            x, y = centre_of(last_pocket)
+            marks.append(f'<g class="last-ring"><circle cx="{x}" cy="{y}" r="{R_STONE + 2.5}" class="ring-shadow"/>'
+                         f'<circle cx="{x}" cy="{y}" r="{R_STONE + 2.5}" class="ring" stroke="url(#ss-gold)"/></g>')
+        if marks:
+            parts.append(f'<g class="marks" aria-hidden="true">{"".join(marks)}</g>')
+        parts.append(self._spotlight_style(state))
+        parts.append("</svg>")
+        ordered = {**{k: v for k, v in targets.items() if k in ("pass", "wipe")}, **legal_first, **targets}
+        return Drawing("".join(parts), ordered)
+
+    @staticmethod
+    def _phase_name(state: Any) -> str:
+        if state.is_over():
+            return "over"
+        return {S.AWAIT_ROLL: "roll", S.MUST_PLACE: "place", S.MUST_PASS: "pass", S.MUST_WIPE: "wipe"}[state.phase]
+
+    @staticmethod
+    def _spotlight_style(state: Any) -> str:
+        """Hovering (or focusing) a seat in the panel lights up that colour's stones: its score items."""
+        rules = "".join(
+            f'.play:has([data-seat-row="{c}"]:hover) .board-sage-stones .stone-{c}:not(.ghost) .stone-body,'
+            f'.play:has([data-seat-row="{c}"]:focus-within) .board-sage-stones .stone-{c}:not(.ghost) .stone-body'
+            f'{{stroke:#ffcf3a;stroke-width:3.5}}' for c in state.seats)
+        return f"<style>{rules}</style>"
+
+    def _tray(self, state: Any, roll: Any, live: bool, turns: list[dict[str, Any]], fresh: bool) -> str:
+        """The dice and what they say, with the one-button turn when the roll allows no stone."""
+        parts = [f'<g class="tray{" fresh" if fresh else ""}">'
+                 f'<rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" fill="url(#ss-felt)"/>']
+        size = 38
+        if roll is not None:
+            for k, value in enumerate(roll.dice):
+                tilt = ((state.ply * 7 + k * 13) % 17) - 8
+                parts.append(die_svg(value, 30 + k * (size + 9), TRAY / 2 + 4, size, tilt))
+        else:
+            parts.append(f'<text x="{30 + size + 9}" y="{TRAY / 2 + 9}" class="tray-none">no roll yet</text>')
+        seat, owner = state.seat_to_move, state.owners[state.seat]
+        x = 160
+        lines: list[tuple[str, str]] = []
+        button = None
+        if state.is_over():
+            winner = state.seats[state.winner] if state.winner is not None else None
+            if winner is not None:
+                lines = [(f"{winner.capitalize()}: last stone in!", "strong"),
+                         (f"{state.owners[state.winner]} wins the game", "bonus")]
+            else:
+                outcome = state.outcome()
+                lines = [("Game over", "strong"), (outcome.describe()[:34] if outcome else "", "line")]
+        elif roll is None or state.phase == S.AWAIT_ROLL:
+            lines = [(f"{seat.capitalize()} ({owner}) rolls…", "strong")]
+        else:
+            lines.append((f"{seat.capitalize()} ({owner}) rolled {roll.total}", "strong"))
+            extra = turns and turns[0]["seat"] == seat and turns[0]["note"] == "triple: rolled again"
+            if state.phase == S.MUST_PASS:
+                lines.append(("1-2-3: turn lost", "alert"))
+                button = ("pass", "Pass the turn")
+            elif state.phase == S.MUST_WIPE:
+                lines.append((f"column {roll.total} full, 6 full too:", "alert"))
+                button = ("wipe", "Wipe the board")
+            elif state.column != roll.total:
+                lines.append((f"column {roll.total} full: column 6", "alert"))
+                lines.append(("(no extra roll)", "line"))
+            else:
+                lines.append((f"place in column {state.column}", "line"))
+                if roll.is_triple:
+                    lines.append(("triple: roll again after", "bonus"))
+            if extra:
+                lines.insert(1, ("triple: roll again!", "bonus"))
+        y = 30 if len(lines) + (button is not None) > 2 else 40
+        for text, kind in lines[:3]:
+            parts.append(f'<text x="{x}" y="{y}" class="tray-{kind}">{esc(text)}</text>')
+            y += 22
+        parts.append("</g>")
+        if button is not None:
+            name, label = button
+            bx, by, bw, bh = x - 2, y - 14, 170, 30
+            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{label} ({esc(roll.dice_text())})"'
+                     if live else f'role="img" aria-label="{label}: waiting for {owner}"')
+            parts.append(f'<g class="forced{" live" if live else ""}" {attrs}>'
+                         f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" rx="15" class="forced-body"/>'
+                         f'<text x="{bx + bw / 2}" y="{by + 20}" class="forced-label">{esc(label)}</text>'
+                         f'<rect x="{bx - 3}" y="{by - 3}" width="{bw + 6}" height="{bh + 6}" rx="18" class="focus-ring"/></g>')
+        return "".join(parts)
+
+    def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
+        return target
+
+    # ----- beside the board -------------------------------------------------------------
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+        over = state.is_over()
+        live = interactive and not over
+        roll = state.last_roll()
+        seat, owner = state.seat_to_move, state.owners[state.seat]
+        turns = recent_turns(state, 5)
+        per = state.options.stones_per_colour
+        # who places what now
+        if over:
+            winner = state.winner
+            headline = (f'{stone_icon(state.seats[winner], size="big")}<p><strong>{esc(state.owners[winner])}</strong> wins: '
+                        f'<strong>{state.seats[winner]}</strong> placed its last stone.</p>' if winner is not None
+                        else "<p>Game over.</p>")
+        else:
+            duty = self._duty(state, roll)
+            headline = (f'{stone_icon(seat, seat + " stone", "big")}<p><strong>{esc(owner)}</strong> plays '
+                        f'<strong class="seat-name seat-{seat}">{seat}</strong>'
+                        f'<br><span class="duty">{duty}</span></p>')
+        forced = ""
+        if live and state.phase in (S.MUST_PASS, S.MUST_WIPE):
+            name = "pass" if state.phase == S.MUST_PASS else "wipe"
+            label = "Pass — 1-2-3 loses the turn" if name == "pass" else "Wipe the board — columns full"
+            forced = (f'<button type="button" class="primary forced-button" data-target="{name}" '
+                      f'aria-keyshortcuts="{name[0].upper()}">{esc(label)} ({name[0].upper()})</button>')
+        # the seats: supply, stones on the board, the one closest to winning
+        left = dict(zip(state.seats, state.supply))
+        fewest = min(left.values())
+        on_board = state.on_board()
+        rows = []
+        for i, colour in enumerate(state.seats):
+            to_move = not over and i == state.seat
+            lead = left[colour] == fewest and fewest < max(left.values()) and not over
+            won = over and state.winner == i
+            badges = ("<span class=badge-move>to move</span>" if to_move else "") + \
+                     ("<span class=badge-lead>closest to winning</span>" if lead else "") + \
+                     ("<span class=badge-lead>won</span>" if won else "")
+            bar = "".join(f'<i class="slot{" used" if k >= left[colour] else ""}" style="--c:{SOLID[colour]}"></i>'
+                          for k in range(per)) if per <= 15 else ""
+            rows.append(
+                f'<li class="seat-row{" to-move" if to_move else ""}" data-seat-row="{colour}" tabindex="0" '
+                f'aria-label="{colour}, {state.owners[i]}: {left[colour]} stones left to place, {on_board[colour]} on the board'
+                f'{", to move" if to_move else ""}{", closest to winning" if lead else ""}">'
+                f'{stone_icon(colour)}<span class="seat-what"><span class="seat-name"><strong>{colour}</strong> · '
+                f'{state.owners[i]}{badges}</span><span class="supply-bar" aria-hidden="true">{bar}</span></span>'
+                f'<span class="seat-left"><b data-left="{colour}">{left[colour]}</b> left'
+                f'<small><span data-on-board="{colour}">{on_board[colour]}</span> on board</small></span></li>')
+        log = []
+        for t in turns:
+            dice = "-".join(map(str, t["dice"]))
+            text = f"rolled {dice}"
+            if t["pocket"] is not None:
+                text += f" → {S.NAMES[t['pocket']]}"
+            if t["note"]:
+                text += f"; {t['note']}"
+            if t["captured"]:
+                text += f"; took {_captured_text(t['captured'])}"
+            if t["won"]:
+                text += "; placed its last stone and won"
+            log.append(f'<li>{stone_icon(t["seat"])}<span><strong>{t["seat"]}</strong> ({t["owner"]}) {esc(text)}</span></li>')
+        history = (f'<h4>Last turns</h4><ol class="turn-log" aria-label="the last turns, newest first">{"".join(log)}</ol>'
+                   if log else "")
+        return (f'<section class="sage-panel" aria-label="seats and dice">'
+                f'<div class="sage-turn">{headline}</div>{forced}'
+                f'<ul class="seat-list" aria-label="stones left to place per colour">{"".join(rows)}</ul>'
+                f'{history}</section>')
+
+    @staticmethod
+    def _duty(state: Any, roll: Any) -> str:
+        if roll is None or state.phase == S.AWAIT_ROLL:
+            return "rolling the dice…"
+        dice = roll.dice_text()
+        if state.phase == S.MUST_PASS:
+            return f"rolled {dice}: the sage is distracted and the turn is lost."
+        if state.phase == S.MUST_WIPE:
+            return f"rolled {dice} = {roll.total}: column {roll.total} and column 6 are full, the board is wiped."
+        if state.column != roll.total:
+            return f"rolled {dice} = {roll.total}: column {roll.total} is full, so a stone in column 6 (no extra roll)."
+        extra = " Triple: the same colour rolls again after." if roll.is_triple else ""
+        return f"rolled {dice} = {roll.total}: a stone in any empty pocket of column {state.column}.{extra}"
+
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
+        """P plays the lost turn's pass, W the wipe (the page clicks the target a string names)."""
+        if state.is_over():
+            return False
+        if key in ("p", "P") and state.phase == S.MUST_PASS:
+            return "pass"
+        if key in ("w", "W") and state.phase == S.MUST_WIPE:
+            return "wipe"
+        return False
+
+    def key_help(self) -> str:
+        return "P passes a lost turn (1-2-3), W wipes the board when both columns are full"
+
+    def reset(self, ui: dict[str, Any]) -> None:
+        super().reset(ui)
+        ui.pop("cursor", None)  # the next roll names another column: start on one of its pockets
+
+
+BOARD = SageStonesBoard

@@ -1,0 +1,568 @@
+"""triple-domino drawn: ivory triangular tiles on a green table, the hand of the player to move beside it.
+
+The layout grows from the middle; the drawing fits it automatically, and the
+zoom and pan buttons (or the mouse wheel and a drag) look closer. Choose a tile
+from your hand (click it, or keys 1-9, 0, N): every open place where it fits
+lights up, with the tile shown as it would lie there; where it fits more than
+one way round, the ↻ on it (or key T) turns it to the next fitting rotation.
+Click a lit place to lay it. Draw (−5) and Pass sit under the hand.
+
+Rotation is automatic: every open place already has two corners fixed (it shares an
+edge with the layout), so a tile that is not a triple fits it at most one way round
+under these rules, and the ghost tile shows that way. The ↻ control and key T only
+appear and act where more than one rotation fits (kept for any rule variant that
+allows it; the engine's rules never produce one). The last
+tile laid is outlined in its player's colour, with what it scored: the bridge
+corner, the two matched edges of a double connection, the closed hexagon.
+
+Hidden information: only the hand of a human player is ever drawn. The board
+learns who is human from being asked to draw interactively (which the page does
+only for a human to move); with several humans (hot seat) the hand shown is the
+one of the player to move. Chance moves are written in the move list without
+the tiles they reveal (`public_text`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from engine.games.triple_domino import CORNER_NUMBERS, Deal, Lay, parse_tile, position_name, tile_name, triangle_vertices
+
+from . import Board, Drawing, esc
+
+S = 60.0                       # px per tile edge
+ASPECT = 0.84                  # the layout view: height / width
+MIN_VIEW = 5.2 * S             # the fitted view is never narrower than this
+ZOOM_STEP = 1.35
+NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
+SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
+KEYS = "1234567890"
+
+# wheel zoom and drag pan run in the browser (no Python per mouse move); when they stop,
+# the hidden view button reports the new viewBox, which the board keeps in `ui`
+JS_COMMIT = ("const b=s.parentNode.querySelector('[data-board-action=view]');const v=s.viewBox.baseVal;"
+             "b.dataset.value=[v.x+v.width/2,v.y+v.height/2,v.width].map(n=>n.toFixed(1)).join(',');b.click();")
+JS_WHEEL = ("event.preventDefault();const s=this,v=s.viewBox.baseVal,r=s.getBoundingClientRect();"
+            "const f=event.deltaY>0?1.15:1/1.15,k=v.width/r.width;"
+            "const qx=v.x+(event.clientX-r.left)*k,qy=v.y+(event.clientY-r.top)*k;"
+            "v.x=qx-(qx-v.x)*f;v.y=qy-(qy-v.y)*f;v.width*=f;v.height*=f;"
+            "clearTimeout(s._t);s._t=setTimeout(()=>{" + JS_COMMIT + "},300);")
+JS_DOWN = ("if(event.button!==0||!this.classList.contains('zoomed'))return;const v=this.viewBox.baseVal;"
+           "this._d={x:event.clientX,y:event.clientY,vx:v.x,vy:v.y,m:false,id:event.pointerId};")
+JS_MOVE = ("const d=this._d;if(!d)return;const dx=event.clientX-d.x,dy=event.clientY-d.y;"
+           "if(!d.m){if(Math.hypot(dx,dy)<6)return;d.m=true;this.setPointerCapture(d.id);this.classList.add('dragging');}"
+           "const v=this.viewBox.baseVal,k=v.width/this.getBoundingClientRect().width;v.x=d.vx-dx*k;v.y=d.vy-dy*k;")
+JS_UP = ("const d=this._d;this._d=null;this.classList.remove('dragging');"
+         "if(d&&d.m){this._moved=Date.now();const s=this;" + JS_COMMIT + "}")
+JS_CLICK = "if(this._moved&&Date.now()-this._moved<400){event.stopPropagation();event.preventDefault();}"
+
+
+def svg_xy(x: float, y: float) -> tuple[float, float]:
+    return x * S, -y * S
+
+
+def corners_of(position: str) -> list[tuple[float, float]]:
+    return [svg_xy(x, y) for x, y in triangle_vertices(position)]
+
+
+def _inset(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+    cx = sum(p[0] for p in points) / 3
+    cy = sum(p[1] for p in points) / 3
+    out = []
+    for x, y in points:
+        d = math.hypot(x - cx, y - cy)
+        k = (d - 2 * by) / d if d else 1
+        out.append((cx + (x - cx) * k, cy + (y - cy) * k))
+    return out
+
+
+def _poly(points: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _numbers(points: list[tuple[float, float]], numbers: tuple[int, ...] | list[int], size: float) -> str:
+    """The three numbers, each in its corner (upright: a screen cannot be turned like a table)."""
+    cx = sum(p[0] for p in points) / 3
+    cy = sum(p[1] for p in points) / 3
+    out = []
+    for (x, y), n in zip(points, numbers):
+        nx, ny = x + (cx - x) * 0.52, y + (cy - y) * 0.52
+        out.append(f'<text x="{nx:.1f}" y="{ny:.1f}" class="num n{n}" font-size="{size:.1f}" '
+                   f'fill="{NUMBER_INK[n]}">{n}</text>')
+    return "".join(out)
+
+
+def tile_svg(points: list[tuple[float, float]], numbers: tuple[int, ...] | list[int], cls: str = "tile",
+             size: float = 13.5) -> str:
+    body = _inset(points, 2.6)
+    shadow = [(x + 1.6, y + 2.2) for x, y in body]
+    return (f'<polygon points="{_poly(shadow)}" class="t-shadow"/>'
+            f'<polygon points="{_poly(body)}" class="{cls}-face"/>'
+            f'<polygon points="{_poly(_inset(points, 7))}" class="{cls}-bevel"/>'
+            + _numbers(points, numbers, size))
+
+
+def hand_tile_icon(name: str) -> str:
+    a, b, c = (int(n) for n in name.split("-"))
+    pts = [(30.0, 2.0), (58.0, 50.5), (2.0, 50.5)]
+    return (f'<svg class="td-icon" viewBox="0 0 60 53" aria-hidden="true">'
+            f'{tile_svg(pts, (a, b, c), "tile", 16)}</svg>')
+
+
+def seat_ink(players: tuple[str, ...], player: str) -> str:
+    return SEAT_INK[players.index(player) % len(SEAT_INK)] if player in players else "#333"
+
+
+class TripleDominoBoard(Board):
+    # ----- what the player to move can do --------------------------------------------------
+    def _options(self, state: Any) -> dict[str, Any]:
+        """Legal lays by tile and position (rotations), and whether draw and pass are legal."""
+        lays: dict[str, dict[str, list[int]]] = {}
+        can_draw = can_pass = False
+        for move in state.legal_moves():
+            if isinstance(move, Lay):
+                name = tile_name(move.tile)
+                at = _position(move)
+                lays.setdefault(name, {}).setdefault(at, []).append(move.rotation)
+            elif str(move) == "draw":
+                can_draw = True
+            elif str(move) == "pass":
+                can_pass = True
+        return {"lays": lays, "draw": can_draw, "pass": can_pass}
+
+    def _selected(self, state: Any, ui: dict[str, Any], hand: list[str]) -> str | None:
+        if state.start_tile is not None:
+            return tile_name(state.start_tile)
+        chosen = ui.get("td_tile")
+        if chosen in hand:
+            return chosen
+        drawn = state.to_position()["turn"]["drawn"]
+        if state.draws and drawn and drawn[-1] in hand:
+            return drawn[-1]
+        return None
+
+    def _rotation(self, ui: dict[str, Any], tile: str, at: str, rotations: list[int]) -> int:
+        turns = ui.get("td_rot", {}).get(f"{tile}@{at}", 0)
+        return rotations[turns % len(rotations)]
+
+    def _learn(self, state: Any, ui: dict[str, Any], interactive: bool) -> None:
+        """Remember who is human: the page asks for an interactive drawing only for a human to move."""
+        if interactive and not state.is_over() and state.current_player in state.players:
+            humans = ui.setdefault("td_humans", [])
+            if state.current_player not in humans:
+                humans.append(state.current_player)
+
+    def _shown_hand(self, state: Any, ui: dict[str, Any], interactive: bool) -> str | None:
+        """Whose hand may be drawn: the human to move, else the only human known (never an AI's)."""
+        if interactive:
+            return state.current_player
+        humans = ui.get("td_humans", [])
+        return humans[0] if len(humans) == 1 else None
+
+    # ----- the view: fitted to the layout, or the player's own zoom and pan ----------------------
+    def _fit(self, state: Any) -> tuple[float, float, float]:
+        xs, ys = [], []
+        places = [t["at"] for t in state.layout_tiles()] + state.open_positions()
+        for at in places or ["U0,0"]:
+            for x, y in corners_of(at):
+                xs.append(x)
+                ys.append(y)
+        pad = 0.45 * S
+        width = max(max(xs) - min(xs) + 2 * pad, (max(ys) - min(ys) + 2 * pad) / ASPECT, MIN_VIEW)
+        return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2, width
+
+    def _view(self, state: Any, ui: dict[str, Any]) -> tuple[float, float, float, bool]:
+        fit = self._fit(state)
+        view = ui.get("td_view")
+        if not view:
+            return (*fit, False)
+        cx, cy, w = view
+        return cx, cy, w, True
+
+    # ----- the layout --------------------------------------------------------------------------
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+        self._learn(state, ui, interactive)
+        over = state.is_over()
+        live = interactive and not over and not state.is_chance_node()
+        position = state.to_position()
+        hand = position["hands"].get(state.current_player, []) if live else []
+        options = self._options(state) if live else {"lays": {}, "draw": False, "pass": False}
+        selected = self._selected(state, ui, hand) if live else None
+        fits = options["lays"].get(selected, {}) if selected else {}
+        laid = state.layout_tiles()
+        cx, cy, w, zoomed = self._view(state, ui)
+        h = w * ASPECT
+        last_at, last_by, last_items = self._last_lay(state)
+
+        parts = [f'<div class="td-wrap"><svg class="board board-triple-domino{" zoomed" if zoomed else ""}" '
+                 f'viewBox="{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}" role="group" '
+                 f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid" '
+                 f'onwheel="{esc(JS_WHEEL)}" onpointerdown="{esc(JS_DOWN)}" onpointermove="{esc(JS_MOVE)}" '
+                 f'onpointerup="{esc(JS_UP)}" onpointercancel="{esc(JS_UP)}" onclick="{esc(JS_CLICK)}">',
+                 '<defs><radialGradient id="td-felt" cx=".5" cy=".45" r=".75"><stop offset="0" stop-color="#2f7a52"/>'
+                 '<stop offset="1" stop-color="#1b5237"/></radialGradient>'
+                 '<linearGradient id="td-ivory" x1="0" y1="0" x2=".6" y2="1"><stop offset="0" stop-color="#fffdf6"/>'
+                 '<stop offset="1" stop-color="#eadfc4"/></linearGradient></defs>',
+                 f'<rect x="{cx - 4 * w:.0f}" y="{cy - 4 * h:.0f}" width="{8 * w:.0f}" height="{8 * h:.0f}" '
+                 f'fill="url(#td-felt)" class="felt"/>']
+
+        # vertices: how many tiles meet at each point (hexagons, bridges)
+        meet: dict[tuple[float, float], int] = {}
+        for tile in laid:
+            for corner in tile["corners"]:
+                key = (round(corner["x"], 3), round(corner["y"], 3))
+                meet[key] = meet.get(key, 0) + 1
+
+        tiles = ['<g class="laid">']
+        for tile in laid:
+            pts = [svg_xy(c["x"], c["y"]) for c in tile["corners"]]
+            numbers = [c["number"] for c in tile["corners"]]
+            is_last = tile["at"] == last_at
+            label = f'{tile["at"]}: tile {tile["tile"]}, corners {numbers[0]}, {numbers[1]}, {numbers[2]} clockwise from the point' \
+                + (f", laid last by {last_by}" if is_last and last_by else "")
+            tiles.append(f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
+                         f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>')
+        tiles.append("</g>")
+        parts.extend(tiles)
+
+        # what the last tile scored, drawn on it
+        if last_at:
+            parts.append(self._score_marks(state, last_at, last_by, laid, meet, last_items))
+
+        # open places: every one answers a click; the ones the chosen tile fits are lit, with the tile shown
+        targets: dict[str, tuple[float, float]] = {}
+        opens = ['<g class="opens">']
+        open_list = state.open_positions() if live else []
+        for at in open_list:
+            pts = corners_of(at)
+            mx, my = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
+            rotations = fits.get(at)
+            inner = [f'<polygon points="{_poly(_inset(pts, 3))}" class="slot"/>']
+            if rotations:
+                rot = self._rotation(ui, selected, at, rotations)
+                numbers = CORNER_NUMBERS[parse_tile(selected)][rot]
+                inner.append(f'<g class="ghost">{tile_svg(pts, numbers, "ghost")}</g>')
+                what = f"{selected} fits here, corners {numbers[0]}, {numbers[1]}, {numbers[2]}"
+                if len(rotations) > 1:
+                    what += f" ({len(rotations)} ways round: T turns it)"
+                    inner.append(f'<g class="rotate" data-board-action="rotate" data-value="{at}" '
+                                 f'aria-label="turn {esc(selected)} on {at}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
+                                 f'<text x="{mx:.1f}" y="{my + 5:.1f}">↻</text></g>')
+                cls = "open fits"
+            else:
+                need = state.required_corners(at)
+                shown = ", ".join("any" if n is None else str(n) for n in need)
+                what = f"open, corners must show {shown}" + (f"; {selected} does not fit" if selected else "")
+                cls = "open"
+            inner.append(f'<polygon points="{_poly(pts)}" class="hit"/>'
+                         f'<polygon points="{_poly(_inset(pts, 1.5))}" class="focus-ring"/>')
+            opens.append(f'<g class="{cls}" data-target="{at}" role="button" tabindex="-1" '
+                         f'aria-label="{esc(at + ": " + what)}">{"".join(inner)}</g>')
+            if rotations or not fits:
+                targets[at] = (mx, my)
+        opens.append("</g>")
+        parts.extend(opens)
+        parts.append("</svg>")
+
+        zoom = ("".join(
+            f'<button type="button" data-board-action="{action}" data-value="{value}" aria-label="{label}" title="{label}">'
+            f'{text}</button>' for action, value, text, label in (
+                ("zoom", "in", "+", "zoom in (+)"), ("zoom", "out", "−", "zoom out (−)"),
+                ("zoom", "fit", "⤢", "fit the layout (F)"), ("pan", "left", "◀", "look left"),
+                ("pan", "up", "▲", "look up"), ("pan", "down", "▼", "look down"), ("pan", "right", "▶", "look right"))))
+        parts.append(f'<div class="td-view" role="group" aria-label="zoom and pan">{zoom}'
+                     f'<button type="button" hidden data-board-action="view" data-value=""></button></div></div>')
+        return Drawing("".join(parts), targets)
+
+    def _last_lay(self, state: Any) -> tuple[str | None, str | None, list[dict[str, Any]]]:
+        """The last tile laid this round: (position, who laid it, what that lay scored)."""
+        history = state.history
+        for back, move in enumerate(reversed(history)):
+            if isinstance(move, Deal):
+                break
+            if isinstance(move, Lay):
+                probe = state.copy()
+                for _ in range(back + 1):
+                    probe.pop()
+                player = probe.current_player
+                probe.push_unchecked(move)
+                return position_name(move.at), player, probe.last_score_items
+        return None, None, []
+
+    def _score_marks(self, state: Any, at: str, by: str | None, laid: list[dict[str, Any]],
+                     meet: dict[tuple[float, float], int], items: list[dict[str, Any]]) -> str:
+        reasons = [i["reason"] for i in items]
+        pts = corners_of(at)
+        ink = seat_ink(state.players, by) if by else "#ffd23a"
+        marks = [f'<g class="score-marks" aria-hidden="true">'
+                 f'<polygon points="{_poly(_inset(pts, 2.6))}" class="last-outline" stroke="{ink}"/>']
+        engine_corners = [(round(x, 3), round(y, 3)) for x, y in triangle_vertices(at)]
+        if any("hexagon" in r for r in reasons):
+            for (ex, ey), (sx, sy) in zip(engine_corners, pts):
+                if meet.get((ex, ey)) == 6:
+                    hexagon = [(sx + S * math.cos(math.radians(60 * k)), sy + S * math.sin(math.radians(60 * k)))
+                               for k in range(6)]
+                    marks.append(f'<polygon points="{_poly(hexagon)}" class="mark-hexagon"/>')
+        neighbours = []
+        for tile in laid:
+            if tile["at"] == at:
+                continue
+            shared = [i for i, c in enumerate(engine_corners)
+                      if any((round(t["x"], 3), round(t["y"], 3)) == c for t in tile["corners"])]
+            if len(shared) == 2:
+                neighbours.append(shared)
+        if "double connection" in reasons:
+            for a, b in neighbours:
+                marks.append(f'<line x1="{pts[a][0]:.1f}" y1="{pts[a][1]:.1f}" x2="{pts[b][0]:.1f}" y2="{pts[b][1]:.1f}" '
+                             f'class="mark-edge"/>')
+        if "bridge" in reasons and len(neighbours) == 1:
+            corner = ({0, 1, 2} - set(neighbours[0])).pop()
+            marks.append(f'<circle cx="{pts[corner][0]:.1f}" cy="{pts[corner][1]:.1f}" r="9" class="mark-bridge"/>')
+        total = sum(i["points"] for i in items if i["player"] == by)
+        if total:
+            mx, my = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
+            marks.append(f'<g class="gain"><rect x="{mx - 11.5:.1f}" y="{my - 6.5:.1f}" width="23" height="13" rx="6.5" '
+                         f'fill="{ink}"/><text x="{mx:.1f}" y="{my + 3.1:.1f}">{total:+d}</text></g>')
+        marks.append("</g>")
+        return "".join(marks)
+
+    # ----- clicks, keys, panel actions -----------------------------------------------------------
+    def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
+        ui.pop("td_hint", None)
+        if target in ("draw", "pass"):
+            return target
+        position = state.to_position()
+        hand = position["hands"].get(state.current_player, [])
+        selected = self._selected(state, ui, hand)
+        if selected is None:
+            ui["td_hint"] = "Choose a tile from your hand first (click it, or keys 1–9)."
+            return None
+        fits = self._options(state)["lays"].get(selected, {})
+        rotations = fits.get(target)
+        rot = self._rotation(ui, selected, target, rotations) if rotations else 0
+        return f"lay {selected} @ {target} r{rot}"  # one that does not fit is refused by the engine, with its reason
+
+    def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
+        if name == "tile":
+            ui["td_tile"] = value
+            ui.pop("td_hint", None)
+        elif name == "rotate":
+            self._turn_tile(state, ui, value)
+        elif name == "zoom":
+            self._zoom(state, ui, value)
+        elif name == "pan":
+            cx, cy, w, _ = self._view(state, ui)
+            step = w * 0.25
+            dx, dy = {"left": (-step, 0), "right": (step, 0), "up": (0, -step), "down": (0, step)}.get(value, (0, 0))
+            ui["td_view"] = (cx + dx, cy + dy, w)
+        elif name == "view":
+            try:
+                cx, cy, w = (float(v) for v in value.split(","))
+            except ValueError:
+                return
+            fit_w = self._fit(state)[2]
+            ui["td_view"] = (cx, cy, min(max(w, S * 1.5), fit_w * 4))
+
+    def _zoom(self, state: Any, ui: dict[str, Any], how: str) -> None:
+        if how == "fit":
+            ui.pop("td_view", None)
+            return
+        cx, cy, w, _ = self._view(state, ui)
+        fit_w = self._fit(state)[2]
+        w = w / ZOOM_STEP if how == "in" else w * ZOOM_STEP
+        if how == "out" and w >= fit_w * 0.98 and not ui.get("td_view"):
+            return
+        ui["td_view"] = (cx, cy, min(max(w, S * 1.5), fit_w * 4))
+
+    def _turn_tile(self, state: Any, ui: dict[str, Any], at: str | None) -> bool:
+        """Turn the chosen tile to its next fitting rotation on `at` (default: the cursor's place)."""
+        hand = state.to_position()["hands"].get(state.current_player, [])
+        selected = self._selected(state, ui, hand)
+        if not selected:
+            return False
+        fits = self._options(state)["lays"].get(selected, {})
+        at = at if at in fits else ui.get("cursor") if ui.get("cursor") in fits else next(iter(fits), None)
+        if at is None or len(fits[at]) < 2:
+            return False
+        turns = ui.setdefault("td_rot", {})
+        key = f"{selected}@{at}"
+        turns[key] = turns.get(key, 0) + 1
+        ui["cursor"] = at
+        return True
+
+    def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
+        """Digits choose a tile, N the next one, T turns it, D draws, P passes, + − F zoom."""
+        k = key.lower()
+        hand = state.to_position()["hands"].get(state.current_player, [])
+        if k in KEYS:
+            index = KEYS.index(k)
+            if index < len(hand):
+                self.action(state, "tile", hand[index], ui)
+                return True
+            return False
+        if k == "n" and hand:
+            current = self._selected(state, ui, hand)
+            index = (hand.index(current) + 1) % len(hand) if current in hand else 0
+            self.action(state, "tile", hand[index], ui)
+            return True
+        if k == "t":
+            return self._turn_tile(state, ui, None)
+        if k in ("d", "p"):
+            return "draw" if k == "d" else "pass"
+        if k in ("+", "="):
+            self._zoom(state, ui, "in")
+            return True
+        if k in ("-", "_"):
+            self._zoom(state, ui, "out")
+            return True
+        if k == "f":
+            self._zoom(state, ui, "fit")
+            return True
+        return False
+
+    def key_help(self) -> str:
+        return ("1–9 and 0 choose a tile (N the next), T turns it where it fits two ways, D draws (−5), P passes, "
+                "+ and − zoom, F fits the layout")
+
+    def reset(self, ui: dict[str, Any]) -> None:
+        super().reset(ui)
+        for k in ("td_tile", "td_rot", "td_hint"):
+            ui.pop(k, None)
+
+    def public_text(self, text: str) -> str:
+        """A chance move as the move list may show it: no dealt hands, no drawn tiles."""
+        if text.startswith("deal "):
+            body, _, start = text[5:].partition(" start ")
+            hands = body.split("|")
+            size = len(hands[0].split(",")) if hands and hands[0] else 0
+            return f"deal: {size} tiles each" if len(hands) > 1 else f"deal: {size} tiles, start tile {start}".rstrip()
+        if text.startswith("draw ") and text != "draw":
+            return "a tile drawn"
+        return text
+
+    # ----- beside the layout -----------------------------------------------------------------------
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+        self._learn(state, ui, interactive)
+        over = state.is_over()
+        live = interactive and not over and not state.is_chance_node()
+        position = state.to_position()
+        players = state.players
+        me = state.current_player if state.current_player in players else position["to_move"]
+        shown = None if over else self._shown_hand(state, ui, live)
+        options = self._options(state) if live else {"lays": {}, "draw": False, "pass": False}
+        hand = position["hands"].get(shown, []) if shown else []
+        selected = self._selected(state, ui, hand) if live else None
+        drawn = position["turn"]["drawn"] if live else []
+        solo = len(players) == 1
+
+        info = [f'<p class="td-round">Round {position["round"]} · pool <strong data-pool>{len(position["pool"])}</strong> '
+                f'tile{"s" if len(position["pool"]) != 1 else ""}'
+                + (f' · draws left {max(0, state.options.solitaire_draw_limit - state.solitaire_draws)}'
+                   if solo and state.options.solitaire_draw_limit else "") + "</p>"]
+        if over:
+            info.append(f'<p class="td-step"><strong>Game over.</strong> {esc(position["result"] or "")}</p>')
+        elif live:
+            if state.start_tile is not None:
+                step = (f"<strong>{esc(me)}</strong> holds the highest tile and opens the round: "
+                        f"click the middle to lay <strong>{esc(tile_name(state.start_tile))}</strong> (+5).")
+            elif state.draws:
+                step = (f"<strong>{esc(me)}</strong> drew {state.draws} tile{'s' if state.draws != 1 else ''} this turn "
+                        f"(−{5 * state.draws}). " + ("Lay it if it fits, " if options["lays"] else "It does not fit: ")
+                        + ("draw again or pass." if options["draw"] else "pass."))
+            elif options["lays"]:
+                step = f"<strong>{esc(me)}</strong>: choose a tile, then a lit place (green) to lay it."
+            elif options["draw"]:
+                step = f"<strong>{esc(me)}</strong>: no tile fits. Draw one (−5)."
+            else:
+                step = f"<strong>{esc(me)}</strong>: no tile fits and nothing can be drawn: pass."
+            info.append(f'<p class="td-step">{step}</p>')
+        else:
+            info.append(f'<p class="td-step"><span class="dot dot-{esc(me)}"></span> <strong>{esc(me)}</strong> is to play.</p>')
+        hint = ui.get("td_hint")
+        if hint and live:
+            info.append(f'<p class="td-hint" role="note">{esc(hint)}</p>')
+
+        # the hand
+        hand_html = ""
+        if shown:
+            buttons = []
+            for i, name in enumerate(hand):
+                places = options["lays"].get(name, {})
+                key = KEYS[i] if i < len(KEYS) else ""
+                classes = ["td-tile"] + (["fits"] if places else []) + (["new"] if name in drawn else [])
+                label = f"{name}" + (f", fits {len(places)} place{'s' if len(places) != 1 else ''}" if places else
+                                     (", does not fit now" if live else "")) + (", just drawn" if name in drawn else "") \
+                    + (f" (key {key})" if key and live else "")
+                if live:
+                    buttons.append(
+                        f'<button type="button" class="{" ".join(classes)}" data-board-action="tile" data-value="{name}" '
+                        f'aria-pressed="{"true" if name == selected else "false"}" aria-label="{esc(label)}">'
+                        f'{hand_tile_icon(name)}<span class="td-key">{key}</span></button>')
+                else:
+                    buttons.append(f'<span class="{" ".join(classes)}" role="img" aria-label="{esc(label)}">'
+                                   f'{hand_tile_icon(name)}</span>')
+            value = sum(int(n) for name in hand for n in name.split("-"))
+            title = "Your hand" if live or len(ui.get("td_humans", [])) == 1 else f"{shown}'s hand"
+            hand_html = (f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(shown)}): '
+                         f'{len(hand)} tile{"s" if len(hand) != 1 else ""}, worth {value}</p>'
+                         f'<div class="td-tiles">{"".join(buttons) or "<em>empty</em>"}</div></div>')
+        elif over:
+            rows = "".join(f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(p)}: '
+                           f'{esc(", ".join(position["hands"][p]) or "no tiles")}</p>' for p in players)
+            hand_html = f'<div class="td-hand"><p>Tiles left in hand at the end:</p>{rows}</div>'
+        buttons_html = ""
+        if live:
+            def act(target: str, text: str, legal: bool, key: str) -> str:
+                muted = "" if legal else ' aria-disabled="true"'
+                return (f'<button type="button" class="td-act{"" if legal else " muted"}" data-target="{target}" '
+                        f'aria-keyshortcuts="{key}"{muted}>{text} <kbd>{key}</kbd></button>')
+            turnable = selected and any(len(r) > 1 for r in options["lays"].get(selected, {}).values())
+            buttons_html = (
+                '<div class="td-actions">'
+                + ('<button type="button" class="td-act" data-board-action="rotate" data-value="" '
+                   'aria-keyshortcuts="T">↻ Turn <kbd>T</kbd></button>' if turnable else "")
+                + act("draw", "Draw −5", options["draw"], "D") + act("pass", "Pass", options["pass"], "P") + "</div>")
+        others = [f'<li><span class="dot dot-{esc(p)}"></span> {esc(p)}: {len(position["hands"][p])} tiles</li>'
+                  for p in players if p != shown]
+        others_html = (f'<ul class="td-others" aria-label="tiles in the other hands">{"".join(others)}</ul>'
+                       if others and not over else "")
+
+        # scoring: the last move, the round so far, and per-round totals
+        last_items = state.last_score_items
+        if not last_items and state.ply and state.history[-1].__class__.__name__ in ("Drawn", "Deal"):
+            probe = state.copy()  # the last decision is just before the tile that came out of the pool
+            probe.pop()
+            last_items = probe.last_score_items
+        last_html = ""
+        if last_items:
+            text = ", ".join(f'<span class="item{" bonus" if not i["reason"].startswith("tile") else ""}'
+                             f'{" penalty" if i["points"] < 0 else ""}">{esc(i["player"])} {i["points"]:+d} {esc(i["reason"])}</span>'
+                             for i in last_items)
+            last_html = f'<p class="td-last" data-last-score>Last move scored: {text}</p>'
+        log = [i for i in state.score_items if i["round"] == position["round"]][-7:]
+        recent = "".join(f'<li class="{"penalty" if i["points"] < 0 else ""}"><span class="dot dot-{esc(i["player"])}"></span>'
+                         f'{esc(i["player"])} <b>{i["points"]:+d}</b> {esc(i["reason"])}</li>' for i in reversed(log))
+        recent_html = f'<details class="td-log" open><summary>This round</summary><ol>{recent}</ol></details>' if recent else ""
+        rounds: dict[int, dict[str, int]] = {}
+        for i in state.score_items:
+            rounds.setdefault(i["round"], {p: 0 for p in players})[i["player"]] += i["points"]
+        head = "".join(f'<th scope="col"><span class="dot dot-{esc(p)}"></span>{esc(p)}</th>' for p in players)
+        body = "".join(f'<tr><th scope="row">{"earlier" if r == 0 else r}</th>'
+                       + "".join(f'<td data-round="{r}" data-player="{esc(p)}">{v[p]}</td>' for p in players) + "</tr>"
+                       for r, v in sorted(rounds.items()))
+        totals = state.scores()
+        body += ('<tr class="total"><th scope="row">total</th>'
+                 + "".join(f'<td data-total="{esc(p)}">{totals[p]}</td>' for p in players) + "</tr>")
+        target = "" if solo else f" (game to {state.options.target_score})"
+        table = (f'<table class="td-rounds"><caption>Scores by round{esc(target)}</caption>'
+                 f'<thead><tr><th scope="col">round</th>{head}</tr></thead><tbody>{body}</tbody></table>')
+        return (f'<section class="td-panel" aria-label="hand and scores">{"".join(info)}{hand_html}{buttons_html}'
+                f'{others_html}{last_html}{recent_html}{table}</section>')
+
+
+def _position(move: Any) -> str:
+    return position_name(move.at)
+
+
+BOARD = TripleDominoBoard
