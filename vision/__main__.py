@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "server": ("serve the built web app (and the photo API) over HTTP", server_command),
 }
 
+from .cli import COMMANDS as PHOTO_COMMANDS  # noqa: E402  read, score (OpenCV is imported when they run)
+
+COMMANDS.update(PHOTO_COMMANDS)
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision", description="Stones vision companion")

@@ -33,6 +33,9 @@ class NegamaxKnowledge(Protocol):
     def key(self, state: Any) -> Hashable:
         """A hash of the position (board, side to move, everything the value depends on)."""
 
+    # Optional: `table_values_exact(state) -> bool` (see AlphaBeta.exact_here) and
+    # `leaf_value(state) -> (value, count)` (see AlphaBeta.leaf_value).
+
 
 class SearchResult:
     __slots__ = ("move", "value", "depth", "line", "complete")
@@ -48,6 +51,12 @@ class AlphaBeta:
         self.k = knowledge
         self.max_depth = max_depth
         self.use_table = use_table
+        # Optional knowledge hook: leaf_value(state) -> (best value over the moves without playing
+        # them, how many were valued): an incremental evaluation for the last ply.
+        self.leaf_value = getattr(knowledge, "leaf_value", None)
+        # Optional: exact_here(state) -> whether a stored value may cut the search here. A value that
+        # depends on the path (a draw by repetition) must only order moves, never stand for the node.
+        self.exact_here = getattr(knowledge, "table_values_exact", None)
         self.table: dict[Hashable, tuple[int, int, float, Any]] = {}
         self.history: dict[Any, int] = {}
         self.killers: list[list[Any]] = []
@@ -121,13 +130,17 @@ class AlphaBeta:
             return terminal
         if depth <= 0:
             return k.evaluate(state)
+        if depth == 1 and self.leaf_value is not None:
+            value, count = self.leaf_value(state)
+            clock.tick(count)
+            return value
         key = k.key(state) if self.use_table else None
         table_move = None
         if key is not None:
             entry = self.table.get(key)
             if entry is not None:
                 edepth, flag, value, table_move = entry
-                if edepth >= depth:
+                if edepth >= depth and (self.exact_here is None or self.exact_here(state)):
                     if value > WON:
                         value -= ply
                     elif value < -WON:

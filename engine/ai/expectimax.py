@@ -33,6 +33,9 @@ class ChanceKnowledge(Protocol):
     def chance(self, state: Any) -> list[tuple[Any, float]]:
         """The chance outcomes with their probabilities."""
 
+    # Optional: `leaf_values(state) -> list[Vector]`, the value after each legal move without
+    # playing it (an incremental evaluation), used for the last decision above the horizon.
+
 
 class ExpectimaxResult:
     __slots__ = ("move", "values", "depth", "complete", "children")
@@ -46,6 +49,7 @@ class Expectimax:
         self.k = knowledge
         self.max_depth = max_depth
         self.beam = beam
+        self.leaf_values = getattr(knowledge, "leaf_values", None)
 
     def search(self, state: Any, clock: Clock, rng: random.Random) -> ExpectimaxResult:
         me = self.k.players.index(state.current_player)
@@ -99,6 +103,15 @@ class Expectimax:
                         total[i] += p * x
             return tuple(total or k.evaluate(state))
         me = k.players.index(state.current_player)
+        if depth == 1 and self.leaf_values is not None:
+            # The last decision: the game can value its moves without playing them.
+            best = None
+            values = self.leaf_values(state)
+            for v in values:
+                if best is None or v[me] > best[me]:
+                    best = v
+            clock.tick(len(values))
+            return best if best is not None else k.evaluate(state)
         moves = k.ordered_moves(state)
         if self.beam is not None and len(moves) > self.beam:
             moves = moves[: self.beam]

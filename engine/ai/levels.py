@@ -21,16 +21,16 @@ def _morris() -> dict[str, Factory]:
     from .players import AlphaBetaPlayer, GreedyPlayer, VectorView
 
     def easy(seed: int) -> Player:
-        k = m.MorrisKnowledge(m.SIMPLE_WEIGHTS)
+        k = m.MorrisKnowledge(m.MEDIUM_WEIGHTS)
         return GreedyPlayer("morris", seed, "easy", lambda s: VectorView(k, s.players), noise=40, blunder=0.25,
                             win_chance=k.win_chance)
 
     def medium(seed: int) -> Player:
-        k = m.MorrisKnowledge(m.SIMPLE_WEIGHTS)
+        k = m.MorrisKnowledge(m.MEDIUM_WEIGHTS)
         return AlphaBetaPlayer("morris", seed, "medium", k, max_depth=2, win_chance=k.win_chance)
 
     def hard(seed: int) -> Player:
-        k = m.MorrisKnowledge()
+        k = m.MorrisKnowledge(m.HARD_WEIGHTS)
         return AlphaBetaPlayer("morris", seed, "hard", k, max_depth=40, win_chance=k.win_chance)
 
     return {"easy": easy, "medium": medium, "hard": hard}
@@ -45,12 +45,12 @@ def _three_stones() -> dict[str, Factory]:
                             lambda view: pouch if view.options.mode == "pouch" else skill)
 
     def easy(seed: int) -> Player:
-        k = t.ThreeStonesKnowledge(potential=False)
+        k = t.ThreeStonesKnowledge("points")
         player = GreedyPlayer("three-stones", seed, "easy", lambda s: k, noise=0.6, blunder=0.3)
         return by_mode("easy", seed, player, player)
 
     def medium(seed: int) -> Player:
-        k = t.ThreeStonesKnowledge()
+        k = t.ThreeStonesKnowledge("simple")
         player = GreedyPlayer("three-stones", seed, "medium", lambda s: k)
         return by_mode("medium", seed, player, player)
 
@@ -64,7 +64,60 @@ def _three_stones() -> dict[str, Factory]:
     return {"easy": easy, "medium": medium, "hard": hard}
 
 
+def _sage_stones() -> dict[str, Factory]:
+    from .games import sage_stones as g
+    from .players import ExpectimaxPlayer, GreedyPlayer
+
+    def easy(seed: int) -> Player:
+        return GreedyPlayer("sage-stones", seed, "easy", g.SageKnowledge, noise=0.15, blunder=0.4)
+
+    def medium(seed: int) -> Player:
+        return GreedyPlayer("sage-stones", seed, "medium", g.SageKnowledge)
+
+    def hard(seed: int) -> Player:
+        return ExpectimaxPlayer("sage-stones", seed, "hard", lambda s: g.SageKnowledge(s, threats=True),
+                                max_depth=2)
+
+    return {"easy": easy, "medium": medium, "hard": hard}
+
+
+def _rings() -> dict[str, Factory]:
+    from .games import rings as g
+    from .selective import SelectivePlayer
+
+    def easy(seed: int) -> Player:
+        return SelectivePlayer("rings", seed, "easy", lambda s: g.RingsKnowledge(s, reply_conversions=False),
+                               noise=1.0, blunder=0.2)
+
+    def medium(seed: int) -> Player:
+        return SelectivePlayer("rings", seed, "medium", g.RingsKnowledge)
+
+    def hard(seed: int) -> Player:
+        return SelectivePlayer("rings", seed, "hard", g.RingsKnowledge, depth=2, width=64)
+
+    return {"easy": easy, "medium": medium, "hard": hard}
+
+
+def _triple_domino() -> dict[str, Factory]:
+    from .games import triple_domino as g
+    from .players import GreedyPlayer, MCTSPlayer
+
+    def easy(seed: int) -> Player:
+        return GreedyPlayer("triple-domino", seed, "easy", g.DominoKnowledge, noise=12.0, blunder=0.3)
+
+    def medium(seed: int) -> Player:
+        return GreedyPlayer("triple-domino", seed, "medium", g.DominoKnowledge)
+
+    def hard(seed: int) -> Player:
+        return MCTSPlayer("triple-domino", seed, "hard", g.DominoKnowledge)
+
+    return {"easy": easy, "medium": medium, "hard": hard}
+
+
 _BUILDERS: dict[str, Callable[[], dict[str, Factory]]] = {
+    "triple-domino": _triple_domino,
+    "rings": _rings,
+    "sage-stones": _sage_stones,
     "morris": _morris,
     "three-stones": _three_stones,
 }

@@ -4,7 +4,7 @@
   rate make the easy levels beatable.
 - `AlphaBetaPlayer`: iterative-deepening negamax (two players, no chance).
 - `ExpectimaxPlayer`: expectimax over draws and rolls, any number of players.
-- `MCTSPlayer` lives in `mcts.py`.
+- `MCTSPlayer`: Monte Carlo tree search (`mcts.py`), information-set MCTS on hidden views.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class GreedyPlayer(Player):
         self.margin = margin
 
     def _analyse(self, view: Any, player: str, clock: Clock, rng: random.Random) -> Analysis:
-        state = view.copy()
+        state = own_state(view, rng)
         k = self.knowledge_for(state)
         me = list(k.players).index(player)
         moves = k.ordered_moves(state)
@@ -159,6 +159,38 @@ class ChoosePlayer(Player):
 
     def _analyse(self, view: Any, player: str, clock: Clock, rng: random.Random) -> Analysis:  # pragma: no cover
         raise NotImplementedError
+
+
+def own_state(view: Any, rng: random.Random) -> Any:
+    """A private state to search: a copy of a full view, or a random deal of what a hidden view cannot see."""
+    determinize = getattr(view, "determinize", None)
+    return determinize(rng) if determinize is not None else view.copy()
+
+
+class MCTSPlayer(Player):
+    """Monte Carlo tree search (information-set MCTS on a view that hides something)."""
+
+    def __init__(self, game_id: str, seed: int, level: str, knowledge_for: Callable[[Any], Any],
+                 exploration: float = 0.7, max_iterations: int | None = None) -> None:
+        super().__init__(game_id, seed)
+        self.level = level
+        self.knowledge_for = knowledge_for
+        self.exploration = exploration
+        self.max_iterations = max_iterations
+
+    def _analyse(self, view: Any, player: str, clock: Clock, rng: random.Random) -> Analysis:
+        from .mcts import MCTS
+        k = self.knowledge_for(view)
+        moves = legal_moves(view)
+        if len(moves) == 1:
+            clock.tick()
+            return Analysis(moves[0], player, text=f"{player}: {moves[0]} (the only move)")
+        result = MCTS(k, self.exploration, self.max_iterations).search(view, clock, rng)
+        analysis = Analysis(result.move, player, depth=None)
+        analysis.win_chance, analysis.margin = k.readable(result.value, view)
+        analysis.text = (f"{player}: best move {result.move}, about {round(100 * result.value)}% "
+                         f"(share of {result.iterations} simulated continuations)")
+        return analysis
 
 
 def readable(analysis: Analysis, knowledge: Any, value: float, state: Any, win_chance: WinChance | None,

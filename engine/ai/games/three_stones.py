@@ -36,11 +36,18 @@ def _triple_table(two: float, one: float, full: float) -> tuple[tuple[float, flo
     return tuple(table)
 
 
-POTENTIAL = _triple_table(two=0.3, one=0.06, full=0.0)
+# Weights tuned by greedy self-play (200 games a setting): nearly every pocket is filled by the
+# end, so even one stone in an open triple is worth a good share of a point.
+TWO, ONE = 0.5, 0.3
+SIMPLE_TWO, SIMPLE_ONE = 0.3, 0.06
+POTENTIAL = _triple_table(two=TWO, one=ONE, full=0.0)
 """Open triples only (a full one is already in the points)."""
-GAIN = _triple_table(two=0.3, one=0.06, full=1.0)
+GAIN = _triple_table(two=TWO, one=ONE, full=1.0)
 """Full triples count their point: the change of this over a pocket's triples is a move's gain."""
 POINTS_ONLY = _triple_table(two=0.0, one=0.0, full=1.0)
+SIMPLE_POTENTIAL = _triple_table(two=SIMPLE_TWO, one=SIMPLE_ONE, full=0.0)
+SIMPLE_GAIN = _triple_table(two=SIMPLE_TWO, one=SIMPLE_ONE, full=1.0)
+TABLES = {"full": (POTENTIAL, GAIN), "simple": (SIMPLE_POTENTIAL, SIMPLE_GAIN), "points": (POINTS_ONLY, POINTS_ONLY)}
 
 
 def white_margin(state: ThreeStonesState, table: tuple[tuple[float, float], ...] = POTENTIAL) -> float:
@@ -83,9 +90,8 @@ class ThreeStonesKnowledge:
 
     players = PLAYERS
 
-    def __init__(self, potential: bool = True, win_bonus: float = 3.0) -> None:
-        self.table = POTENTIAL if potential else POINTS_ONLY
-        self.gain_table = GAIN if potential else POINTS_ONLY
+    def __init__(self, tables: str = "full", win_bonus: float = 3.0) -> None:
+        self.table, self.gain_table = TABLES[tables]
         self.win_bonus = win_bonus
 
     # ----- vectors (expectimax, greedy) -------------------------------------------------
@@ -115,6 +121,16 @@ class ThreeStonesKnowledge:
 
     def chance(self, state: ThreeStonesState) -> list[tuple[Any, float]]:
         return state.chance_outcomes()
+
+    def leaf_values(self, state: ThreeStonesState) -> list[tuple[float, float]]:
+        """The evaluation after each legal move: this one plus the move's gain (no move is played)."""
+        base = white_margin(state, self.table)
+        table = self.gain_table
+        out = []
+        for m in state.legal_moves():
+            v = base + white_gain(state, m.colour, m.pocket, table)
+            out.append((v, -v))
+        return out
 
     def readable(self, value: float, state: ThreeStonesState) -> tuple[float, float]:
         """(win chance, margin) from a margin for the player to move."""
@@ -146,6 +162,14 @@ class ThreeStonesNegamax:
 
     def key(self, state: ThreeStonesState) -> None:
         return None
+
+    def leaf_value(self, state: ThreeStonesState) -> tuple[float, int]:
+        """The best evaluation one stone can reach, by the gains of the moves (none is played)."""
+        values = self.v.leaf_values(state)
+        if not values:
+            return self.evaluate(state), 1
+        sign = self._sign(state)
+        return 100 * max(sign * v[0] for v in values), len(values)
 
     def readable(self, value: float, state: ThreeStonesState) -> tuple[float, float]:
         if abs(value) >= 50_000:

@@ -1,0 +1,137 @@
+"""Play two computer players against each other and report who is stronger.
+
+    python bench/arena.py GAME A B --games N --seed S [--seconds 0.2 | --nodes 5000] [-o name=value]
+
+A and B are levels (random, easy, medium, hard). Seats alternate from game to
+game (A plays the first player in even games, the second in odd ones; with more
+players A takes one seat in turn and B all the others), and each pair of games
+shares its seed, so both sides meet the same draws, rolls and deals. Prints wins,
+draws and losses of A, A's win rate among decided games with a 95% (Wilson)
+confidence interval, the mean score margin, and the mean and largest time per
+move of each side. Run by hand; uses one process (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import get_game  # noqa: E402
+from engine.ai import LEVELS, Budget, get_player  # noqa: E402
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str, level_b: str,
+              budget: Budget, player_seed: int, stats: dict, max_plies: int, opening: int = 0) -> tuple[str, float]:
+    """One game; returns ('win' | 'draw' | 'loss', A's score margin over the best other player)."""
+    game = get_game(game_id)
+    state = game.new_state(options, seed=seed)
+    players = state.players
+    a_name = players[a_seat]
+    ai_a = get_player(game_id, level_a, seed=player_seed)
+    ai_b = get_player(game_id, level_b, seed=player_seed + 1)
+    opening_rng = random.Random(f"opening/{seed}")
+    decisions = 0
+    while not state.is_over() and state.ply < max_plies:
+        if state.is_chance_node():
+            state.push_unchecked(state.sample_chance())
+            continue
+        mover = state.current_player
+        if decisions < opening:  # a random opening, the same for both seatings of a seed
+            decisions += 1
+            state.push(opening_rng.choice(list(state.legal_moves())))
+            continue
+        side = "a" if mover == a_name else "b"
+        ai = ai_a if side == "a" else ai_b
+        started = time.perf_counter()
+        move = ai.choose(state.view(mover), budget)
+        spent = time.perf_counter() - started
+        stats[side]["moves"] += 1
+        stats[side]["time"] += spent
+        stats[side]["max"] = max(stats[side]["max"], spent)
+        state.push(move)  # checked: an illegal move stops the arena with an error
+    outcome = state.outcome()
+    scores = state.scores()
+    others = [scores[p] for p in players if p != a_name]
+    margin = scores[a_name] - max(others) if others else 0.0
+    if outcome is None or not outcome.winners or (a_name in outcome.winners and len(outcome.winners) > 1):
+        return "draw", margin
+    return ("win" if outcome.winners == (a_name,) else "loss"), margin
+
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("a", choices=LEVELS)
+    parser.add_argument("b", choices=LEVELS)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=1.0, help="time budget per move (default 1 s)")
+    parser.add_argument("--nodes", type=int, default=None, help="node budget per move (with --seconds 0: nodes only)")
+    parser.add_argument("--max-plies", type=int, default=20_000)
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--opening", type=int, default=0,
+                        help="play this many random decisions first (varies games without chance; same for both seatings)")
+    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    args = parser.parse_args(argv)
+    game = get_game(args.game)
+    options = game.Options.parse_assignments(args.option).to_dict() if args.option else {}
+    budget = Budget(seconds=args.seconds or None, nodes=args.nodes)
+    n_players = len(game.new_state(options, seed=0).players)
+    stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
+    results = {"win": 0, "draw": 0, "loss": 0}
+    margins = []
+    started = time.perf_counter()
+    for index in range(args.games):
+        a_seat = index % n_players
+        seed = args.seed * 100_003 + index // n_players  # each seat rotation meets the same chance
+        result, margin = play_game(args.game, options, seed, a_seat, args.a, args.b, budget,
+                                   args.seed * 1_000_003 + 2 * index, stats, args.max_plies, args.opening)
+        results[result] += 1
+        margins.append(margin)
+        if not args.quiet:
+            print(f"game {index + 1}: A seat {a_seat + 1} {result} (margin {margin:+g});"
+                  f" W/D/L {results['win']}/{results['draw']}/{results['loss']}", flush=True)
+    elapsed = time.perf_counter() - started
+    decided = results["win"] + results["loss"]
+    low, high = wilson(results["win"], decided)
+    rate = results["win"] / decided if decided else float("nan")
+    mean_margin = sum(margins) / len(margins)
+    opts = " ".join(f"-o {w}" for w in args.option)
+    budget_text = (f"{args.seconds:g} s" if args.seconds else "") + (f" {args.nodes} nodes" if args.nodes else "")
+    opening = f", {args.opening} random opening moves" if args.opening else ""
+    print(f"{args.game} {opts} {args.a} vs {args.b}: {args.games} games, budget {budget_text.strip()} per move{opening}")
+    print(f"  A ({args.a}) wins {results['win']}, draws {results['draw']}, losses {results['loss']}")
+    print(f"  A win rate among decided games {100 * rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
+          f" score rate {100 * (results['win'] + results['draw'] / 2) / args.games:.1f}%,"
+          f" mean margin {mean_margin:+.2f}")
+    for side, level in (("a", args.a), ("b", args.b)):
+        s = stats[side]
+        mean = s["time"] / s["moves"] if s["moves"] else 0.0
+        print(f"  {level} ({side.upper()}): {s['moves']} moves, mean {1000 * mean:.1f} ms/move, max {1000 * s['max']:.0f} ms")
+    print(f"  {elapsed:.0f} s in all")
+    print(f"| {args.game} | {args.a} vs {args.b} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
+          f" {100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}%) | {mean_margin:+.1f} |"
+          f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

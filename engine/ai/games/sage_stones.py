@@ -1,0 +1,171 @@
+"""What the sage-stones players know: the race to place every stone, and the sandwiches.
+
+A seat wins by having all its stones on the board at once, so a seat's standing
+is the number of stones it still holds; each seat's share of exp(-λ·held) is its
+chance in the race, and a player's value is the sum over its seats (values are
+win chances: they add up to 1). Captures are computed without playing the move
+(the same walk as the rules), so the last ply of a search costs little.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...games.sage_stones import COLUMN_OF as COLUMN_OF_POCKET
+from ...games.sage_stones import EMPTY, PASS, Place, SageStonesState, Wipe
+
+RACE = 0.55
+"""λ: how much one stone more in hand lowers a seat's chance (tuned on greedy self-play)."""
+
+
+def captured_by(state: SageStonesState, pocket: int, seat: int) -> list[int]:
+    """The pockets whose stones a stone of `seat` placed on `pocket` would take (the rules' walk)."""
+    board = state.board
+    out: list[int] = []
+    for ray in state._rays[pocket]:
+        run = 0
+        for j in ray:
+            s = board[j]
+            if s == EMPTY:
+                break
+            if s == seat:
+                if run:
+                    out.extend(ray[:run])
+                break
+            run += 1
+    return out
+
+
+# How likely a roll sends a stone to each column (1-2-3 loses the turn: 6/27 goes nowhere).
+COLUMN_CHANCE = {3: 1 / 27, 4: 3 / 27, 5: 6 / 27, 6: 1 / 27, 7: 6 / 27, 8: 3 / 27, 9: 1 / 27}
+DISCOUNT = (1.0, 0.6, 0.4, 0.3, 0.25, 0.2)
+"""Weight of a capture chance by how many seats come before it (later ones may never happen)."""
+
+
+def capture_chances(state: SageStonesState) -> dict[tuple[int, int], list[int]]:
+    """Every capture a placement could make now: (seat, pocket) -> the pockets it would take.
+
+    One walk per empty pocket and direction finds them for every seat at once: the
+    first stone of a seat met on the walk ends that seat's sandwich.
+    """
+    board = state.board
+    rays = state._rays
+    found: dict[tuple[int, int], list[int]] = {}
+    for e in range(len(board)):
+        if board[e] != EMPTY:
+            continue
+        for ray in rays[e]:
+            seen = 0  # seats met so far on this walk (bit mask)
+            for run, j in enumerate(ray):
+                s = board[j]
+                if s == EMPTY:
+                    break
+                bit = 1 << s
+                if not seen & bit:
+                    seen |= bit
+                    if run:
+                        found.setdefault((s, e), []).extend(ray[:run])
+    return found
+
+
+class SageKnowledge:
+    """Vector knowledge (one win chance per player) for the greedy and expectimax players."""
+
+    def __init__(self, state: SageStonesState, race: float = RACE, threats: bool = False) -> None:
+        self.players = state.players
+        self.owner_index = tuple(self.players.index(o) for o in state.owners)
+        self.race = race
+        self.threats = threats
+        if threats:
+            self.leaf_values = None  # the threat evaluation needs the board after the move: play it
+        self.weights = [math.exp(-race * d) for d in range(state.options.stones_per_colour + 2)]
+
+    def _vector(self, supply: list[int]) -> tuple[float, ...]:
+        weights = self.weights
+        w = [weights[d] if d < len(weights) else 0.0 for d in supply]
+        total = sum(w)
+        v = [0.0] * len(self.players)
+        for seat, x in enumerate(w):
+            v[self.owner_index[seat]] += x / total
+        return tuple(v)
+
+    def terminal(self, state: SageStonesState) -> tuple[float, ...] | None:
+        if state.winner is None:
+            return None
+        v = [0.0] * len(self.players)
+        v[self.owner_index[state.winner]] = 1.0
+        return tuple(v)
+
+    def evaluate(self, state: SageStonesState) -> tuple[float, ...]:
+        if not self.threats:
+            return self._vector(state.supply)
+        return self._with_threats(state)
+
+    def _with_threats(self, state: SageStonesState) -> tuple[float, ...]:
+        """The race value plus, for each seat in turn order, its expected best capture next turn."""
+        supply = state.supply
+        base = self._vector(supply)
+        chances = capture_chances(state)
+        if not chances:
+            return base
+        board = state.board
+        # Best capture per (seat, column) for the seat's owner.
+        best: dict[tuple[int, int], tuple[float, tuple[float, ...]]] = {}
+        for (seat, e), taken in chances.items():
+            after = list(supply)
+            for k in set(taken):
+                after[board[k]] += 1
+            v = self._vector(after)
+            owner = self.owner_index[seat]
+            gain = v[owner] - base[owner]
+            key = (seat, COLUMN_OF_POCKET[e])
+            if key not in best or gain > best[key][0]:
+                best[key] = (gain, v)
+        total = list(base)
+        seats = len(supply)
+        for (seat, column), (gain, v) in best.items():
+            if gain <= 0:
+                continue
+            weight = COLUMN_CHANCE[column] * DISCOUNT[(seat - state.seat) % seats]
+            for i in range(len(total)):
+                total[i] += weight * (v[i] - base[i])
+        return tuple(total)
+
+    def _after(self, state: SageStonesState, move: Any) -> tuple[float, ...]:
+        seat = state.seat
+        if isinstance(move, Place):
+            supply = list(state.supply)
+            supply[seat] -= 1
+            if supply[seat] == 0:
+                v = [0.0] * len(self.players)
+                v[self.owner_index[seat]] = 1.0
+                return tuple(v)
+            board = state.board
+            for k in captured_by(state, move.pocket, seat):
+                supply[board[k]] += 1
+            return self._vector(supply)
+        if isinstance(move, Wipe):
+            return self._vector([state.options.stones_per_colour] * len(state.supply))
+        return self._vector(state.supply)
+
+    def leaf_values(self, state: SageStonesState) -> list[tuple[float, ...]]:
+        return [self._after(state, m) for m in state.legal_moves()]
+
+    def ordered_moves(self, state: SageStonesState) -> list[Any]:
+        moves = list(state.legal_moves())
+        if len(moves) < 2 or not isinstance(moves[0], Place):
+            return moves
+        me = self.owner_index[state.seat]
+        scored = [(self._after(state, m)[me], i, m) for i, m in enumerate(moves)]
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return [m for _, _, m in scored]
+
+    def chance(self, state: SageStonesState) -> list[tuple[Any, float]]:
+        return state.chance_outcomes()
+
+    def readable(self, value: float, state: SageStonesState) -> tuple[float, float | None]:
+        return value, None
+
+
+__all__ = ["SageKnowledge", "captured_by", "PASS"]

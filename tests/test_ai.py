@@ -1,0 +1,344 @@
+"""The computer players: legal, deterministic, tactically awake, within budget, and blind to hidden tiles.
+
+Fast: every search here runs on a node budget (reproducible on any machine).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine import GAME_IDS, get_game
+from engine.ai import LEVELS, Analysis, Budget, get_player, suggest
+from engine.ai.base import Clock
+
+SMALL = Budget.of_nodes(300)
+SEARCH = Budget.of_nodes(2500)
+
+
+def random_position(game_id: str, seed: int, plies: int, options: dict | None = None):
+    """A position reached by random moves, with a player (not chance) to move."""
+    state = get_game(game_id).new_state(options or {}, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        if state.is_chance_node():
+            state.push_unchecked(state.sample_chance())
+            continue
+        if state.ply >= plies:
+            break
+        state.push_unchecked(rng.choice(list(state.legal_moves())))
+    return state
+
+
+def view_of(state):
+    return state.view(state.current_player)
+
+
+# ----- every game, every level -----------------------------------------------------------
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_legal_moves(game_id: str, level: str) -> None:
+    plies = {"rings": 40}.get(game_id, 30)
+    for seed, depth in ((1, 0), (2, plies)):
+        state = random_position(game_id, seed, depth)
+        if state.is_over():
+            continue
+        player = get_player(game_id, level, seed=seed)
+        move = player.choose(view_of(state), SMALL)
+        assert state.is_legal(move), f"{game_id} {level} chose illegal {move}"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_node_budget_and_a_seed_fix_the_choice(game_id: str) -> None:
+    state = random_position(game_id, 3, 20)
+    view = view_of(state)
+    first = get_player(game_id, "hard", seed=7).choose(view, SMALL)
+    again = get_player(game_id, "hard", seed=7).choose(view_of(state), SMALL)
+    assert first == again
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_view_is_left_as_it_was(game_id: str) -> None:
+    state = random_position(game_id, 4, 20)
+    view = view_of(state)
+    before = view.snapshot()
+    get_player(game_id, "hard", seed=1).choose(view, SMALL)
+    assert view.snapshot() == before
+
+
+def test_a_whole_game_of_hard_against_easy_in_each_game_is_legal() -> None:
+    for game_id in ("three-stones", "morris", "sage-stones"):
+        state = get_game(game_id).new_state(seed=5)
+        players = {p: get_player(game_id, "hard" if i == 0 else "easy", seed=i) for i, p in enumerate(state.players)}
+        while not state.is_over() and state.ply < 400:
+            if state.is_chance_node():
+                state.push_unchecked(state.sample_chance())
+                continue
+            state.push(players[state.current_player].choose(view_of(state), Budget.of_nodes(60)))
+
+
+def test_levels_and_budgets_are_checked() -> None:
+    with pytest.raises(ValueError):
+        get_player("morris", "grandmaster")
+    with pytest.raises(ValueError):
+        get_player("chess", "easy")
+    with pytest.raises(ValueError):
+        Budget(seconds=None, nodes=None)
+    with pytest.raises(ValueError):
+        Budget(seconds=-1)
+    state = get_game("sage-stones").new_state(seed=1)
+    with pytest.raises(ValueError, match="chance"):
+        get_player("sage-stones", "hard").choose(state)  # the dice roll first
+
+
+# ----- hints ------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_suggest_gives_a_move_and_a_readable_evaluation(game_id: str) -> None:
+    state = random_position(game_id, 6, 12)
+    hint = suggest(view_of(state), budget=SMALL)
+    assert isinstance(hint, Analysis)
+    assert state.is_legal(hint.move)
+    assert hint.player == state.current_player
+    assert hint.win_chance is not None or hint.margin is not None
+    if hint.win_chance is not None:
+        assert 0.0 <= hint.win_chance <= 1.0
+    assert str(hint.move) in hint.text
+    assert hint.to_dict()["move"] == str(hint.move)
+
+
+# ----- morris ---------------------------------------------------------------------------------
+def morris_position(white: list[str], black: list[str], to_move: str, in_hand: dict[str, int]):
+    from engine.games.morris import POINT_NAMES
+    cells = {name: None for name in POINT_NAMES}
+    cells.update({p: "white" for p in white})
+    cells.update({p: "black" for p in black})
+    return get_game("morris").from_position({"game": "morris", "cells": cells, "to_move": to_move, "in_hand": in_hand})
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_morris_closes_a_mill_when_it_can(level: str) -> None:
+    state = morris_position(["a1", "a4", "d2"], ["g1", "g4", "b6"], "white", {"white": 6, "black": 6})
+    move = get_player("morris", level).choose(view_of(state), SEARCH)
+    assert move.take is not None, move  # a7 closes the mill a1-a4-a7
+    assert str(move).startswith("a7x")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_morris_blocks_a_mill_about_to_close(level: str) -> None:
+    state = morris_position(["a1", "d2", "f6"], ["g1", "g4", "b6"], "white", {"white": 6, "black": 6})
+    move = get_player("morris", level).choose(view_of(state), SEARCH)
+    assert str(move) == "g7"  # black's g1-g4 wants g7
+
+
+def test_morris_hard_finds_the_win_in_the_moving_phase() -> None:
+    # Black has three pieces; g4-g1 closes the mill a1-d1-g1 and takes the third.
+    state = morris_position(["a1", "a4", "b6", "d1", "g4"], ["g7", "f6", "e5"], "white", {"white": 0, "black": 0})
+    move = get_player("morris", "hard").choose(view_of(state), SEARCH)
+    state.push(move)
+    assert move.take is not None
+    assert state.is_over() and state.outcome().winner == "white"
+
+
+# ----- three-stones -----------------------------------------------------------------------------
+def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,
+                          in_hand: dict | None = None):
+    from engine.games.three_stones import POCKET_NAMES
+    all_cells = {name: None for name in POCKET_NAMES}
+    all_cells.update(cells)
+    position = {"game": "three-stones", "cells": all_cells, "to_move": "white", "last": last,
+                "options": {"mode": mode}}
+    if pouch is not None:
+        position["pouch"] = pouch
+    if in_hand is not None:
+        position["in_hand"] = in_hand
+    return get_game("three-stones").from_position(position)
+
+
+LAST_STONES = {"white": {"white": 1, "black": 0, "clear": 1}, "black": {"white": 0, "black": 1, "clear": 0}}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_three_stones_completes_a_triple(level: str) -> None:
+    # Near the end (pure skill: a point not taken now is gone; early on, hard may rightly wait).
+    state = three_stones_position({"c3": "white", "c4": "white", "g5": "black"}, last="g5", in_hand=LAST_STONES)
+    before = state.scores()["white"]
+    state.push(get_player("three-stones", level).choose(view_of(state), SEARCH))
+    assert state.scores()["white"] == before + 1
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_three_stones_pouch_plays_the_drawn_stone_where_it_scores(level: str) -> None:
+    state = three_stones_position({"c3": "white", "c4": "white", "g5": "black"}, last="g5", mode="pouch")
+    state.push("draw clear")
+    before = state.scores()["white"]
+    state.push(get_player("three-stones", level).choose(view_of(state), SEARCH))
+    assert state.scores()["white"] == before + 1  # clear completes white's c3-c4-c5
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_three_stones_leaves_black_no_point_next_move(level: str) -> None:
+    # Black threatens b2-b3-b4 (b1 is blocked); white must not give black the point.
+    state = three_stones_position({"b2": "black", "b3": "black", "b1": "white", "h8": "white"}, last="b3")
+    state.push(get_player("three-stones", level).choose(view_of(state), SEARCH))
+    black_points = state.scores()["black"]
+    for reply in state.legal_moves():
+        state.push_unchecked(reply)
+        assert state.scores()["black"] == black_points, f"black scores with {reply}"
+        state.pop()
+
+
+# ----- sage-stones ------------------------------------------------------------------------------
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_sage_stones_takes_the_capture(level: str) -> None:
+    from engine.games.sage_stones import NAMES
+    cells = {name: None for name in NAMES}
+    cells.update({"c5r3": "blue", "c5r4": "red", "c3r1": "green", "c9r9": "yellow"})
+    state = get_game("sage-stones").from_position(
+        {"game": "sage-stones", "cells": cells, "to_move": "red", "roll": "1-1-3"})
+    move = get_player("sage-stones", level).choose(view_of(state), SEARCH)
+    assert str(move) == "c5r2"
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_sage_stones_stops_a_colour_about_to_win(level: str) -> None:
+    # Blue (p2) has one stone left: it wins on its next placement unless red takes a blue stone back.
+    # c5r2 would take a yellow stone (p2's other colour, far from winning), c5r7 takes the blue one.
+    from engine.games.sage_stones import NAMES
+    cells = {name: None for name in NAMES}
+    blue = ["c3r1", "c3r2", "c3r3", "c3r4", "c3r5", "c3r6", "c3r7", "c3r8"]
+    cells.update({p: "blue" for p in blue})
+    cells.update({"c5r3": "yellow", "c5r4": "red", "c5r8": "blue", "c5r9": "red"})
+    state = get_game("sage-stones").from_position(
+        {"game": "sage-stones", "cells": cells, "to_move": "red", "roll": "1-1-3"})
+    assert state.in_hand()["blue"] == 1
+    move = get_player("sage-stones", level).choose(view_of(state), SEARCH)
+    assert str(move) == "c5r7", move
+
+
+def test_sage_stones_places_the_winning_stone() -> None:
+    from engine.games.sage_stones import NAMES
+    cells = {name: None for name in NAMES}
+    state = get_game("sage-stones").from_position(
+        {"game": "sage-stones", "cells": cells, "to_move": "red", "roll": "1-2-2",
+         "options": {"stones_per_colour": 1}})
+    move = get_player("sage-stones", "hard").choose(view_of(state), SEARCH)
+    state.push(move)
+    assert state.outcome().winner == "p1"
+
+
+# ----- rings ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_rings_converts_when_it_can(level: str) -> None:
+    from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
+    points = CIRCLE_POINTS[CIRCLE_INDEX["0,0"]]
+    cells = {name: None for name in POINT_NAMES}
+    for pt in points[:3]:
+        cells[POINT_NAMES[pt]] = "black"
+    cells[POINT_NAMES[points[3]]] = "white"
+    state = get_game("rings").from_position({"game": "rings", "cells": cells, "to_move": "black"})
+    move = get_player("rings", level).choose(view_of(state), SEARCH)
+    assert state.is_legal(move)
+    state.push(move)
+    assert state.board[points[3]] == 0, f"{move} left the white stone on circle 0,0"
+
+
+def test_rings_conversions_chain_to_the_end() -> None:
+    from engine.ai.games.rings import RingsKnowledge
+    state = random_position("rings", 8, 70)
+    for value, turn in RingsKnowledge(state).turns(state)[:20]:
+        state.push(turn)  # checked: every conversion order is legal
+        assert not state._convertible(state.players.index(state.players[(state.to_move - 1) % state.n]))
+        state.pop()
+
+
+# ----- triple-domino -------------------------------------------------------------------------------
+def domino_state(seed: int = 2, plies: int = 14):
+    return random_position("triple-domino", seed, plies)
+
+
+def test_triple_domino_decision_ignores_the_hidden_tiles() -> None:
+    state = domino_state()
+    me = state.current_player
+    seat = state.players.index(me)
+    other = 1 - seat
+    view = state.view(me)
+    budget = Budget.of_nodes(120)
+    choice = get_player("triple-domino", "hard", seed=3).analyse(view, budget)
+    # Swap the opponent's hand with tiles of the pool: everything this player cannot see changes.
+    shuffled = state.copy()
+    pool = sorted(shuffled.pool)
+    hand = shuffled.hands[other]
+    k = min(len(hand), len(pool))
+    new_hand, new_pool = pool[:k] + hand[k:], set(pool[k:]) | set(hand[:k])
+    shuffled.hands[other] = sorted(new_hand)
+    shuffled.pool = new_pool
+    assert shuffled.hands[other] != state.hands[other]
+    view2 = shuffled.view(me)
+    assert view2 == view
+    again = get_player("triple-domino", "hard", seed=3).analyse(view2, budget)
+    assert again.move == choice.move
+    assert again.win_chance == choice.win_chance
+    for level in ("easy", "medium"):
+        assert (get_player("triple-domino", level, 1).choose(view, budget)
+                == get_player("triple-domino", level, 1).choose(view2, budget))
+
+
+def test_triple_domino_player_never_gets_the_state() -> None:
+    from engine.games.triple_domino import TripleDominoView
+    state = domino_state()
+    view = state.view(state.current_player)
+    assert isinstance(view, TripleDominoView)
+    assert not hasattr(view, "hands") and not hasattr(view, "pool")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_triple_domino_lays_its_last_tile(level: str) -> None:
+    from engine.games.triple_domino import TILE_NAMES
+    hands = {"p1": ["4-5-5"], "p2": ["0-0-1", "0-1-1", "1-2-3"]}
+    used = {"5-5-5", "4-5-5", "0-0-1", "0-1-1", "1-2-3"}
+    pool = [t for t in TILE_NAMES if t not in used]
+    state = get_game("triple-domino").from_position(
+        {"game": "triple-domino", "cells": {}, "phase": "play", "to_move": "p1",
+         "layout": {"U0,0": "5-5-5 r0"}, "hands": hands, "pool": pool})
+    move = get_player("triple-domino", level).choose(state.view("p1"), Budget.of_nodes(200))
+    assert str(move).startswith("lay 4-5-5"), move
+
+
+def test_lay_points_agree_with_the_rules() -> None:
+    from engine.ai.games.triple_domino import lay_points
+    from engine.games.triple_domino import Lay
+    for seed in range(6):
+        state = random_position("triple-domino", seed, 40 + 7 * seed)
+        if state.is_over():
+            continue
+        for move in list(state.legal_moves()):
+            if not isinstance(move, Lay):
+                continue
+            seat = state.seat
+            before = state.points[seat]
+            expected = lay_points(state, move)
+            state.push_unchecked(move)
+            assert state.points[seat] - before == expected, str(move)
+            state.pop()
+
+
+# ----- budgets -----------------------------------------------------------------------------------
+def test_the_clock_stops_a_search_in_time() -> None:
+    state = get_game("morris").new_state()
+    budget = Budget(seconds=0.25)
+    started = time.perf_counter()
+    analysis = get_player("morris", "hard").analyse(view_of(state), budget)
+    elapsed = time.perf_counter() - started
+    assert analysis.depth and analysis.depth >= 2
+    # 10% over the budget at most; the extra allowance covers a machine busy with other work.
+    assert elapsed <= 0.25 * 1.1 + 0.1
+
+
+def test_a_node_budget_is_exact() -> None:
+    clock = Clock(Budget.of_nodes(50))
+    with pytest.raises(Exception):
+        for _ in range(51):
+            clock.tick()
+    assert clock.nodes == 50

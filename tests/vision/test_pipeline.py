@@ -1,0 +1,71 @@
+"""The whole pipeline on committed generated photos: the exact position is expected.
+
+The photos in tests/vision/photos were made by `python -m vision.photogen` (seed 3, then
+re-encoded small): see that folder's README.  A symmetric board may be read in any of
+its symmetries; sage-stones must come out in its own orientation.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vision.layouts import get_layout, permutation
+from vision.pipeline import read_board, score_board
+
+PHOTOS = Path(__file__).parent / "photos"
+CASES = sorted(p.stem for p in PHOTOS.glob("*.json"))
+
+
+def best_match(game: str, cells: dict, truth: dict) -> list[str]:
+    """Ids read wrong under the board's best symmetry (sage-stones: identity only)."""
+    L = get_layout(game)
+    best = None
+    for S in L.symmetries:
+        perm = permutation(L, S)
+        wrong = [L.ids[i] for i in range(L.n) if cells[L.ids[i]] != truth[L.ids[perm[i]]]]
+        if best is None or len(wrong) < len(best):
+            best = wrong
+    return best
+
+
+# Photos the pipeline is known to miss today, with why (kept in the set, reported, not hidden).
+KNOWN_MISSES = {
+    "morris_3000": "board on a table of similar wood, with a drawn border line: the outline fit is off",
+}
+
+
+@pytest.mark.skipif(not CASES, reason="no committed test photos")
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n], strict=False))
+                                  if n in KNOWN_MISSES else n for n in CASES])
+def test_reads_exact_position(name):
+    meta = json.loads((PHOTOS / f"{name}.json").read_text())
+    reading = read_board(PHOTOS / meta["image"], meta["game"])
+    assert set(reading.cells) == set(get_layout(meta["game"]).ids)
+    assert best_match(meta["game"], reading.cells, meta["cells"]) == []
+    assert reading.orientation["canonical"] is (meta["game"] != "sage-stones")
+    assert all(0.0 <= c <= 1.0 for c in reading.confidence.values())
+
+
+@pytest.mark.skipif(not CASES, reason="no committed test photos")
+def test_score_board_uses_engine():
+    name = next(n for n in CASES if n.startswith("three-stones"))
+    meta = json.loads((PHOTOS / f"{name}.json").read_text())
+    reading, score = score_board(PHOTOS / meta["image"], "three-stones")
+    from engine import score_position
+    assert score == score_position({"game": "three-stones", "cells": reading.cells})
+
+
+@pytest.mark.skipif(shutil.which("povray") is None, reason="POV-Ray not installed")
+def test_generator_makes_photo_and_truth(tmp_path):
+    from vision.photogen import render_one
+    meta = render_one("morris", 42, tmp_path, size=(480, 360), quality=85, render_scale=0.5)
+    assert (tmp_path / meta["image"]).exists()
+    assert set(meta["cells"]) == set(get_layout("morris").ids)
+    assert len(meta["board_corners"]) == 4 and len(meta["cell_px"]) == 24
+    # the same seed makes the same scene
+    again = render_one("morris", 42, tmp_path / "again", size=(480, 360), quality=85, render_scale=0.5)
+    assert again["cells"] == meta["cells"] and again["board_corners"] == meta["board_corners"]

@@ -1,0 +1,212 @@
+"""Photo in, position out: `read_board(photo, game) -> Reading`, `score_board` adds the engine's score."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .classify import cell_features, classify, harmonize
+from .detect import Detection, Frame, edge_map, find_board
+from .errors import VisionError
+from .io import read_image
+from .layouts import GAMES, Layout, get_layout, permutation
+
+MIN_SCORE = 0.20          # feature correlation below which no board is claimed
+MIN_SUPPORT = 0.75        # share of the outline that must show a real edge
+MAX_CAMERA_ERROR = 0.06  # the fit must be what a real camera sees of this board's shape
+MIN_STONE_PX = 5.0        # a stone must be at least this many pixels in radius
+DARK_MEAN, DARK_P99 = 28.0, 70.0
+
+
+@dataclass
+class Reading:
+    game: str
+    cells: dict[str, str | None]
+    confidence: dict[str, float]
+    board_corners: list[list[float]]
+    orientation: dict[str, Any]
+    detection_score: float
+    seconds: float
+    H: np.ndarray = field(repr=False, default=None)
+    image: np.ndarray = field(repr=False, default=None)
+
+    def position(self) -> dict[str, Any]:
+        """The SPEC section 2 position plus the vision fields of section 5."""
+        return {
+            "game": self.game,
+            "cells": dict(self.cells),
+            "confidence": dict(self.confidence),
+            "board_corners": self.board_corners,
+            "orientation": self.orientation,
+            "detection_score": round(self.detection_score, 3),
+        }
+
+
+def _check_light(img: np.ndarray) -> None:
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, (160, 120), interpolation=cv2.INTER_AREA)
+    if small.mean() < DARK_MEAN and np.percentile(small, 99) < DARK_P99:
+        raise VisionError("photo too dark to read the board (turn on a light or use the flash)", "too_dark")
+    if small.mean() > 250:
+        raise VisionError("photo overexposed: nothing visible", "too_bright")
+    if small.std() < 3:
+        raise VisionError("photo is blank (one flat colour): no board found", "no_board")
+
+
+def _sym_mats(layout: Layout) -> list[np.ndarray]:
+    return [S for S in layout.symmetries if np.linalg.det(S) > 0]
+
+
+def _canonical_orientation(H: np.ndarray, layout: Layout) -> tuple[np.ndarray, list[int] | None]:
+    """For a symmetric board: the symmetry that puts row 1 nearest the bottom of the photo."""
+    best = None
+    for S in _sym_mats(layout):
+        A = np.eye(3)
+        A[:2, :2] = S
+        H2 = H @ A
+        p = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.0]]]), H2).reshape(-1, 2)
+        up = p[1] - p[0]
+        right = p[2] - p[0]
+        key = (-up[1] / (np.linalg.norm(up) + 1e-9), right[0] / (np.linalg.norm(right) + 1e-9))
+        if best is None or key > best[0]:
+            best = (key, H2, S)
+    _, H2, S = best
+    return H2, None
+
+
+def _numbered_side(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
+    """Sage-stones: its numbered short edge has the wide margin (the engraved column numbers lie
+    there).  The pocket grid fits either way round; the outline and the number band decide."""
+    from .detect import Scorer, outline_support
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    span = float(np.ptp(layout.outline[:, 0]))
+    sc = Scorer(layout, s=max(10.0, 260.0 / span), blur=1.5)
+    fr = Frame(layout, 24.0, margin=0.2)
+    res = []
+    for A in (np.eye(3), np.diag([-1.0, -1.0, 1.0])):  # as found / turned 180 degrees about the grid centre
+        H2 = H @ A
+        e = edge_map(fr.warp(gray, H2), 1.0)
+        band = fr.to_px([[-3.3, -4.5], [3.3, -5.5]])
+        x0, y0 = np.round(band.min(0)).astype(int)
+        x1, y1 = np.round(band.max(0)).astype(int)
+        ink = float(e[y0:y1, x0:x1].mean()) if y1 > y0 and x1 > x0 else 0.0
+        res.append((sc.score(gray, H2) + 0.5 * outline_support(img, H2, layout), ink, H2))
+    (a, ia, Ha), (b, ib, Hb) = res
+    if a >= b:
+        return Ha, a - b
+    return Hb, b - a
+
+
+def read_board(source, game: str) -> Reading:
+    t0 = time.perf_counter()
+    if game not in GAMES:
+        if game == "triple-domino":
+            raise VisionError("triple-domino boards cannot be read from photos yet", "unsupported_game", 400)
+        raise VisionError(f"unknown game {game!r} (readable: {', '.join(GAMES)})", "unknown_game", 400)
+    img = source if isinstance(source, np.ndarray) else read_image(source)
+    _check_light(img)
+    layout = get_layout(game)
+    try:
+        det = find_board(img, layout)
+    except VisionError:
+        det = None
+    if det is None or not _accept(det):
+        _refuse(img, game, det)
+    H = det.H
+    orientation: dict[str, Any]
+    if layout.oriented:
+        H, margin = _numbered_side(img, H, layout)
+        orientation = {"canonical": False,
+                       "how": "from the board: the numbered short edge (wide margin with the engraved column numbers) is below row 1",
+                       "certainty": round(float(min(1.0, max(0.0, margin * 4))), 2)}
+    else:
+        H, _ = _canonical_orientation(H, layout)
+        orientation = {"canonical": True,
+                       "how": "symmetric board: reported with row 1 nearest the bottom of the photo; "
+                              "any symmetry of the board is the same position"}
+    corners = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
+    # stone size in pixels: too small a board cannot be read
+    c0 = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H).reshape(-1, 2)
+    rad_px = min(np.linalg.norm(c0[1] - c0[0]), np.linalg.norm(c0[2] - c0[0]))
+    if rad_px < MIN_STONE_PX:
+        raise VisionError(f"board too small in the photo (stones ~{rad_px:.0f} px across): move closer", "too_small")
+    feats, aux = cell_features(img, H, layout)
+    labels, conf = classify(feats, layout)
+    if len(layout.palette) > 3:  # many-colour sets: one name per physical colour
+        labels, conf = harmonize(labels, conf, feats)
+    cells = dict(zip(layout.ids, labels))
+    confidence = dict(zip(layout.ids, conf))
+    return Reading(game=game, cells=cells, confidence=confidence,
+                   board_corners=[[round(float(x), 1), round(float(y), 1)] for x, y in corners],
+                   orientation=orientation, detection_score=det.score,
+                   seconds=time.perf_counter() - t0, H=H, image=img)
+
+
+def _accept(det: Detection) -> bool:
+    if det.score >= MIN_SCORE and det.support >= MIN_SUPPORT and det.camera_error <= MAX_CAMERA_ERROR:
+        return True
+    # a faint board (few stones, dim light): its features correlate weakly, but then its
+    # outline must be all there and exactly what a camera sees of this shape
+    if det.score >= 0.1 and det.support >= 0.9 and det.camera_error <= 0.03:
+        return True
+    # strong features and an exact camera fit: part of the edge may melt into the table
+    return det.score >= 0.35 and det.support >= 0.5 and det.camera_error <= 0.02
+
+
+def _refuse(img: np.ndarray, game: str, det: Detection | None) -> None:
+    others = []
+    for g in GAMES:
+        if g == game:
+            continue
+        try:
+            d = find_board(img, get_layout(g))
+        except VisionError:
+            continue
+        if _accept(d) and d.score >= MIN_SCORE + 0.05 and (det is None or d.score > det.score):
+            others.append((d.score, g))
+    if others:
+        g = max(others)[1]
+        raise VisionError(f"this looks like a {g} board, not {game}", "wrong_game")
+    raise VisionError(f"no {game} board found in the photo", "no_board")
+
+
+def score_board(source, game: str) -> tuple[Reading, dict]:
+    from engine import score_position
+    reading = read_board(source, game)
+    pos = {"game": game, "cells": reading.cells}
+    return reading, score_position(pos)
+
+
+def debug_image(reading: Reading) -> np.ndarray:
+    """The photo with the found outline and every location's reading drawn on it."""
+    img = reading.image.copy()
+    layout = get_layout(reading.game)
+    H = reading.H
+    pts = cv2.perspectiveTransform(layout.xy.reshape(-1, 1, 2), H).reshape(-1, 2)
+    outline = np.array(reading.board_corners, np.float32)
+    lw = max(2, round(max(img.shape[:2]) / 500))
+    cv2.polylines(img, [np.round(outline).astype(np.int32)], True, (255, 0, 255), lw, cv2.LINE_AA)
+    cv2.circle(img, tuple(np.round(outline[0]).astype(int)), 3 * lw, (255, 0, 255), -1)
+    colours = {"black": (0, 0, 0), "white": (255, 255, 255), "clear": (200, 255, 200), "red": (0, 0, 230),
+               "green": (0, 170, 0), "blue": (230, 60, 0), "yellow": (0, 230, 255), "orange": (0, 140, 255),
+               "purple": (170, 40, 140)}
+    rad = max(3, int(0.35 * np.linalg.norm(pts[1] - pts[0]) if len(pts) > 1 else 6))
+    rad = max(3, min(rad, 14))
+    for pid, (x, y) in zip(layout.ids, pts):
+        c = reading.cells[pid]
+        p = (int(round(x)), int(round(y)))
+        if c is None:
+            cv2.circle(img, p, max(2, rad // 3), (0, 255, 255), -1, cv2.LINE_AA)
+        else:
+            cv2.circle(img, p, rad // 2 + 1, colours[c], -1, cv2.LINE_AA)
+            cv2.circle(img, p, rad // 2 + 2, (0, 255, 255), 1, cv2.LINE_AA)
+        if reading.confidence[pid] < 0.6:
+            cv2.circle(img, p, rad, (0, 0, 255), 2, cv2.LINE_AA)
+    label = f"{reading.game}: magenta dot = left end of the edge below row 1"
+    cv2.putText(img, label, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 0, 255), 2, cv2.LINE_AA)
+    return img
