@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from engine import GAME_IDS, get_game, load_record, save_record
@@ -61,7 +61,8 @@ CONSERVED = {
     "rings": _rings_conserved, "triple-domino": _domino_conserved,
 }
 
-SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# No explain phase: it traces every line and makes a failure take minutes to report.
+SETTINGS = settings(max_examples=12, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink], suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -132,3 +133,30 @@ def test_scoring_a_position_matches_the_live_state(game_id: str) -> None:
     assert report["game"] == game_id
     assert isinstance(report["items"], list)
     assert json.loads(json.dumps(report)) == report
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("seed", [2, 22351])
+def test_a_rewound_copy_never_disturbs_the_original(game_id: str, seed: int) -> None:
+    """Undo tokens are shared by copies: restoring one must never hand over a shared container."""
+    rng = random.Random(seed)
+    for variant in VARIANTS[game_id]:
+        state = get_game(game_id).new_state(variant, seed=seed)
+        snapshots = [state.snapshot()]
+        for _ in range(PLIES[game_id] * 2):
+            if state.is_over():
+                break
+            state.push_unchecked(state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves())))
+            snapshots.append(state.snapshot())
+        for back in (state.ply, state.ply // 2, 1):
+            branch = state.copy()
+            for _ in range(back):
+                branch.pop()
+            for _ in range(12):
+                if branch.is_over():
+                    break
+                branch.push_unchecked(branch.sample_chance() if branch.is_chance_node() else rng.choice(list(branch.legal_moves())))
+        for ply in range(state.ply, -1, -1):
+            assert state.snapshot() == snapshots[ply], f"{game_id} {variant}: undo to ply {ply} disturbed by a copy"
+            if ply:
+                state.pop()

@@ -757,7 +757,10 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             self._unplace(move.at)
             insort(self.hands[self.seat], move.tile)
         elif isinstance(move, Deal):
-            self.layout, self.vertex_number, self.vertex_count, self.frontier, self.hands, self.pool = token[3:]
+            # Copies: the token is shared with every copy of this state, which may undo it too.
+            layout, vertex_number, vertex_count, frontier, hands, pool = token[3:]
+            self.layout, self.vertex_number, self.vertex_count = dict(layout), dict(vertex_number), dict(vertex_count)
+            self.frontier, self.hands, self.pool = set(frontier), [list(h) for h in hands], set(pool)
 
     # ----- scores and the end ------------------------------------------------------------------------
     def _game_outcome(self) -> Outcome | None:
