@@ -21,6 +21,7 @@ MIN_SUPPORT = 0.75        # share of the outline that must show a real edge
 MAX_CAMERA_ERROR = 0.06  # the fit must be what a real camera sees of this board's shape
 MIN_STONE_PX = 5.0        # a stone must be at least this many pixels in radius
 DARK_MEAN, DARK_P99 = 28.0, 70.0
+LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
 
 
 @dataclass
@@ -117,6 +118,16 @@ def read_board(source, game: str) -> Reading:
         det = None
     if det is None or not _accept(det):
         _refuse(img, game, det)
+    if game in LOOKALIKES and det.support < 0.9:  # a clean outline all round needs no second look
+        # a bigger board of another game can hold this one's grid (three-stones' 9x9 pockets
+        # hold sage-stones' 7x9): if that game's board fits clearly better, say so
+        other = LOOKALIKES[game]
+        try:
+            d2 = find_board(img, get_layout(other))
+        except VisionError:
+            d2 = None
+        if d2 is not None and _accept(d2) and d2.score + 0.5 * d2.support > det.score + 0.5 * det.support:
+            raise VisionError(f"this looks like a {other} board, not {game}", "wrong_game")
     H = det.H
     orientation: dict[str, Any]
     if layout.oriented:

@@ -84,9 +84,9 @@ class Clock:
 
     __slots__ = ("started", "deadline", "limit", "nodes", "every", "_next")
 
-    SAFETY = 0.93  # stop searching at 93% of the seconds: returning the move takes the rest
+    SAFETY = 0.9  # stop searching at 90% of the seconds: returning the move takes the rest
 
-    def __init__(self, budget: Budget, every: int = 16) -> None:
+    def __init__(self, budget: Budget, every: int = 8) -> None:
         self.started = time.perf_counter()
         self.deadline = None if budget.seconds is None else self.started + budget.seconds * self.SAFETY
         self.limit = budget.nodes

@@ -1,8 +1,9 @@
-"""Vision tests need OpenCV; skip them cleanly where it is not installed."""
+"""Vision tests need OpenCV and NumPy: without them the folder is left out, not failed."""
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("cv2")
-pytest.importorskip("numpy")
+try:
+    import cv2  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError:  # the engine-only install
+    collect_ignore_glob = ["test_*.py"]

@@ -38,24 +38,21 @@ class Weights:
     """Evaluation weights, in hundredths of a piece."""
 
     def __init__(self, piece: float = 100, mill: float = 12, mobility: float = 3, to_move_threat: float = 85,
-                 running_mill: float = 0.0, open_mill: float = 0.0, running_while_placing: bool = False,
-                 double_threat: float = 0.0) -> None:
+                 running_mill: float = 0.0) -> None:
         self.piece, self.mill, self.mobility = piece, mill, mobility
         self.to_move_threat, self.running_mill = to_move_threat, running_mill
-        self.open_mill = open_mill
-        self.running_while_placing = running_while_placing
-        self.double_threat = double_threat
 
 
 MEDIUM_WEIGHTS = Weights()
 HARD_WEIGHTS = Weights(running_mill=40)
-# Tried and dropped (self-play, 40 games a setting, depth 2 and 4): open mills, threat counts,
-# double threats and blocked-piece terms all lost to this plainer evaluation searched as deep.
+# Tried and dropped (self-play against the medium player, 40 games a setting): open mills, threat
+# counts, double threats, fork points, blocked pieces and a threat quiescence search all did worse
+# than this plainer evaluation searched as deep.
 
 
-def _side_features(men: int, other: int, empty: int, hand: int, flies: bool) -> tuple[int, int, int, int]:
-    """(closed mills, the points where a mill can close next move, mobility, open mills) of one side."""
-    closed = open_mills = 0
+def _side_features(men: int, other: int, empty: int, hand: int, flies: bool) -> tuple[int, int, int]:
+    """(closed mills, the points where a mill can close next move, mobility) of one side."""
+    closed = 0
     threat = 0
     for mask in MILL_MASKS:
         if other & mask:
@@ -64,16 +61,15 @@ def _side_features(men: int, other: int, empty: int, hand: int, flies: bool) -> 
         if mine == mask:
             closed += 1
         elif mine and (mine & (mine - 1)):  # two of the three, the third point empty
-            open_mills += 1
             gap = mask ^ mine
             if hand or flies or NEIGHBOUR_MASK[gap.bit_length() - 1] & men & ~mask:
                 threat |= gap
     if flies:
-        return closed, threat, 3 * empty.bit_count(), open_mills
+        return closed, threat, 3 * empty.bit_count()
     mobility = 0
     for p in points_of(men):
         mobility += (NEIGHBOUR_MASK[p] & empty).bit_count()
-    return closed, threat, mobility, open_mills
+    return closed, threat, mobility
 
 
 def running_mills(men: int, empty: int) -> int:
@@ -101,21 +97,17 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     me, them = men[t], men[1 - t]
     value = weights.piece * (me.bit_count() + hand[t] - them.bit_count() - hand[1 - t])
     flying = state.options.flying
-    my_mills, my_threat, my_mobility, my_open = _side_features(
+    my_mills, my_threat, my_mobility = _side_features(
         me, them, empty, hand[t], flying and not hand[t] and me.bit_count() == 3)
-    their_mills, their_threat, their_mobility, their_open = _side_features(
+    their_mills, _, their_mobility = _side_features(
         them, me, empty, hand[1 - t], flying and not hand[1 - t] and them.bit_count() == 3)
-    if weights.open_mill and (hand[t] or hand[1 - t]):
-        value += weights.open_mill * (my_open - their_open)
     value += weights.mill * (my_mills - their_mills) + weights.mobility * (my_mobility - their_mobility)
     if my_threat:
         value += weights.to_move_threat
-    elif weights.double_threat and their_threat & (their_threat - 1):
-        value -= weights.double_threat  # two mills ready to close: one move blocks only one
     if weights.running_mill:
-        if not hand[t] or weights.running_while_placing:
+        if not hand[t]:
             value += weights.running_mill * running_mills(me, empty)
-        if not hand[1 - t] or weights.running_while_placing:
+        if not hand[1 - t]:
             value -= weights.running_mill * running_mills(them, empty)
     return value
 
