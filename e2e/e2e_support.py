@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import socket
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
-DIST = ROOT / "dist"
+DIST = Path(os.environ.get("STONES_DIST", ROOT / "dist")).resolve()  # one build folder per checkout or worker
 ARTIFACTS = ROOT / "e2e" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
