@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from .ai import DEFAULT_BUDGET, LEVELS, Budget, get_player, suggest
 from .core import CHANCE, IllegalMoveError, State, StonesError, dumps_record, perft
 from .games import GAME_IDS, get_game, score_position
 
@@ -43,8 +44,10 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a game in the terminal")
     play.add_argument("game", choices=GAME_IDS)
-    play.add_argument("--vs", choices=["random", "human"], default="human",
-                      help="who plays the other seats (default: people at this keyboard)")
+    play.add_argument("--vs", choices=["human", *LEVELS], default="human",
+                      help="who plays the other seats: people at this keyboard (default) or the computer at a level")
+    play.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                      help="the computer's time per move, and a hint's (default 1)")
     play.add_argument("--seed", type=int, default=None, help="seed of the dice and draws (default: random)")
     play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--load", type=Path, help="continue a saved game record")
@@ -181,8 +184,8 @@ def _run_games(args: argparse.Namespace) -> int:
 # ----- the terminal game -------------------------------------------------------------------
 HELP = """Type a move in the game's notation, or one of:
   moves      list the legal moves        undo     take back your last move
-  save FILE  save the game record        quit     leave the game
-  help       this text"""
+  hint       the computer's advice       save FILE  save the game record
+  help       this text                   quit     leave the game"""
 
 
 def _run_play(args: argparse.Namespace) -> int:
@@ -193,18 +196,24 @@ def _run_play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.randrange(1_000_000)
         state = _new_state(args.game, args.option, seed)
     humans = set(state.players) if args.vs == "human" else {state.players[0]}
-    TerminalGame(state, humans, rng=random.Random(state.seed)).run()
+    level = "random" if args.vs == "human" else args.vs
+    TerminalGame(state, humans, rng=random.Random(state.seed), level=level, think=Budget(seconds=args.think)).run()
     return 0
 
 
 class TerminalGame:
-    """A game at the keyboard: people type moves, the others play at random."""
+    """A game at the keyboard: people type moves, the computer plays the other seats at `level`."""
 
     def __init__(self, state: State, humans: set[str], rng: random.Random,
-                 read: Callable[[str], str] = input, out: TextIO | None = None) -> None:
+                 read: Callable[[str], str] = input, out: TextIO | None = None,
+                 level: str = "random", think: Budget = DEFAULT_BUDGET) -> None:
         self.state = state
         self.humans = humans
         self.rng = rng
+        self.think = think
+        seed = rng.randrange(1 << 30)
+        self.computer = {p: get_player(state.game.id, level, seed=seed + i)
+                         for i, p in enumerate(state.players) if p not in humans}
         self.read = read
         self.out = out or sys.stdout
         self.turn_started = time.monotonic()
@@ -235,7 +244,7 @@ class TerminalGame:
                 continue
             player = state.current_player
             if player not in self.humans:
-                move = self.rng.choice(list(state.legal_moves()))
+                move = self.computer[player].choose(state.view(player), self.think)
                 state.push(move)
                 self.say(f"  {player} plays {move}")
                 continue
@@ -271,6 +280,8 @@ class TerminalGame:
             self.say(f"{len(moves)} legal moves: " + " ".join(moves[:200]) + (" ..." if len(moves) > 200 else ""))
         elif word == "undo":
             self.undo()
+        elif word == "hint":
+            self.hint()
         elif word == "save":
             self.save(rest.strip())
         else:
@@ -297,6 +308,12 @@ class TerminalGame:
             state.pop()
             if state.current_player in self.humans:
                 return
+
+    def hint(self) -> None:
+        """What the hard player would do here, and how it rates the position."""
+        player = self.state.current_player
+        advice = suggest(self.state.view(player), "hard", self.think, seed=self.rng.randrange(1 << 30))
+        self.say(f"hint: {advice.move} ({advice.text})" if advice.text else f"hint: {advice.move}")
 
     def save(self, name: str) -> None:
         if not name:

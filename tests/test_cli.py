@@ -95,6 +95,19 @@ def test_terminal_play_explains_errors_and_undoes(tmp_path: Path) -> None:
     assert record.moves_text()[0] == "white@d3"
 
 
+def test_terminal_play_against_the_computer_gives_hints() -> None:
+    """--vs hard: the computer answers within --think, and `hint` names a legal move with its reasoning."""
+    script = "\n".join(["hint", "d2", "hint", "quit"]) + "\n"
+    result = run("play", "morris", "--vs", "hard", "--think", "0.05", "--seed", "3", stdin=script)
+    assert result.returncode == 0, result.stderr
+    hints = [line for line in result.stdout.splitlines() if "hint: " in line]
+    assert len(hints) == 2, result.stdout
+    state = get_game("morris").new_state({}, seed=3)
+    first = hints[0].split("hint: ", 1)[1].split(" ", 1)[0]
+    state.push(first)  # the first hint is a legal opening move
+    assert "black plays" in result.stdout
+
+
 def test_terminal_play_stops_cleanly_at_end_of_input() -> None:
     result = run("play", "three-stones", "--seed", "1", stdin="")
     assert result.returncode == 0 and "unfinished" in result.stdout
