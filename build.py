@@ -10,7 +10,9 @@ server: the generated service worker precaches every built file):
 - the Pyodide runtime files PyScript needs (from the pinned npm `pyodide`),
 - PyScript's own modules and core.css (from the pinned npm `@pyscript/core`),
 - `engine.zip` (the rules engine, .py files only) and `ui.zip` (the page's
-  Python modules), unpacked into Pyodide's file system via `pyscript.json`,
+  Python modules plus `ui/catalogue.json`, the home screen's list of games),
+  unpacked into Pyodide's file system via `pyscript.json`; the computer
+  players' Web Worker (`ai-worker.js`) unpacks the same two zips,
 - `web/` page files, `pyscript.json` naming the LOCAL interpreter,
 - `sw.js`, `manifest.webmanifest` and two PNG icons drawn here.
 
@@ -46,6 +48,9 @@ MARKER = ".stones-build.json"  # written last; marks a folder this script may wi
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same bytes
 URL_RE = re.compile(rb"https?://[^\s\"'`)<>]+")
 URL_ALLOWED = (b"http://www.w3.org/",)  # XML namespaces are names, not downloads
+# PyScript's modules that load at every start (its core chunk imports these plugins before Pyodide):
+# index.html gets a modulepreload for each, so they download at once instead of one after the other.
+PYSCRIPT_START_PLUGINS = ("deprecations-manager", "donkey", "error", "py-editor", "py-game", "py-terminal")
 
 APP_NAME = "Stones"
 THEME = "#2f4a3a"
@@ -87,16 +92,26 @@ def python_sources(base: Path, exclude: set[str] = frozenset()) -> list[Path]:
     )
 
 
-def make_zip(files: list[tuple[str, Path]]) -> bytes:
+def make_zip(files: list[tuple[str, Path | bytes]]) -> bytes:
     """A deterministic zip: fixed dates and order, so the content hash only moves with the code."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for arcname, path in files:
+        for arcname, source in files:
             info = zipfile.ZipInfo(arcname, ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, path.read_bytes())
+            archive.writestr(info, source if isinstance(source, bytes) else source.read_bytes())
     return buffer.getvalue()
+
+
+def game_catalogue() -> bytes:
+    """ui/catalogue.json: the home screen's list of games, so the page imports no game module to start."""
+    for path in (str(WEB), str(ROOT)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    from ui.catalogue import catalogue_json  # the engine itself describes the games, in this build
+
+    return catalogue_json().encode()
 
 
 # ----- icons: a wooden octagon with stones, drawn pixel by pixel -------------------
@@ -235,13 +250,15 @@ def collect(out: Path) -> dict[str, bytes]:
 
     files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
     ui_sources = python_sources(WEB, exclude={"main.py"})
-    files["ui.zip"] = make_zip([(p.relative_to(WEB).as_posix(), p) for p in ui_sources])
+    files["ui.zip"] = make_zip([(p.relative_to(WEB).as_posix(), p) for p in ui_sources]
+                               + [("ui/catalogue.json", game_catalogue())])
 
     for path in sorted(WEB.iterdir()):
         if path.is_file() and (path.suffix != ".py" or path.name == "main.py"):
             files[path.name] = path.read_bytes()
     if "index.html" not in files:
         sys.exit("build.py: web/index.html is missing")
+    files["index.html"] = with_module_preloads(files["index.html"], pyscript_start_modules(files))
 
     config = {
         "interpreter": "./pyodide/pyodide.mjs",
@@ -252,6 +269,25 @@ def collect(out: Path) -> dict[str, bytes]:
     files["icon-192.png"] = draw_icon(192)
     files["icon-512.png"] = draw_icon(512)
     return files
+
+
+def pyscript_start_modules(files: dict[str, bytes]) -> list[str]:
+    """PyScript's chunks loaded at every start: the one core.js imports, and the plugins it imports."""
+    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
+    if core is None:
+        return []
+    names = [core.group(1).decode()]
+    for found in re.finditer(rb'import\("\./([\w-]+\.js)"\)', files[f"pyscript/{names[0]}"]):
+        name = found.group(1).decode()
+        if name.rsplit("-", 1)[0] in PYSCRIPT_START_PLUGINS:
+            names.append(name)
+    return names
+
+
+def with_module_preloads(index: bytes, modules: list[str]) -> bytes:
+    """index.html with a modulepreload link per PyScript start-up chunk (their names carry hashes)."""
+    links = "".join(f'  <link rel="modulepreload" href="./pyscript/{name}">\n' for name in modules)
+    return index.replace(b"</head>", links.encode() + b"</head>", 1)
 
 
 def check_no_remote_urls(files: dict[str, bytes]) -> list[str]:

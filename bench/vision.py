@@ -3,9 +3,11 @@
     python bench/vision.py [DIR ...] [--games morris rings] [--json OUT.json]
 
 DIR holds NAME.jpg + NAME.json pairs (the shared examples' shape).  Default: the
-generated set in bench/out/photos (make it with
-`python -m vision.photogen --game all --count 20 --seed 1 --out bench/out/photos`)
-and ../shared/photos.  For symmetric boards a reading in any symmetry of the board
+project's test set in bench/out/photos -- 20 photos per game, 1600x1200 or 1200x1600,
+render seeds 1000..1019, made by
+`nice -n 10 python -m vision.photogen --game all --count 20 --seed 1 --out bench/out/photos`
+(about 20 minutes of POV-Ray; seeds held out from training, see vision/photogen/seeds.py) --
+and ../shared/photos.  A photo rendered with a training seed is refused.  For symmetric boards a reading in any symmetry of the board
 counts as right (the best one is used for the whole board).  A refused photo counts
 every cell wrong.  Prints per game: cells right %, boards fully right %, median and
 90th-percentile wall seconds per photo, median CPU seconds (all threads; on a busy
@@ -27,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.errors import VisionError  # noqa: E402
 from vision.layouts import GAMES, get_layout, permutation  # noqa: E402
+from vision.photogen.seeds import TEST_SET_COMMAND, TRAIN_SEEDS, set_of  # noqa: E402
 from vision.pipeline import read_board  # noqa: E402
 
 
@@ -51,6 +54,8 @@ def run(dirs: list[Path], games: list[str], verbose: bool = True) -> dict:
             game = meta.get("game")
             if game not in games:
                 continue
+            if set_of(meta) in TRAIN_SEEDS:
+                raise SystemExit(f"{jf}: rendered with training seed {set_of(meta)}: not a test photo")
             photo = jf.with_name(meta.get("image", jf.stem + ".jpg"))
             if not photo.exists():
                 continue
@@ -93,6 +98,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args(argv)
+    if not a.dirs and not (ROOT / "bench/out/photos").is_dir():
+        print(f"no test set in bench/out/photos: make it with `{TEST_SET_COMMAND}`", file=sys.stderr)
+        return 2
     dirs = a.dirs or [p for p in (ROOT / "bench/out/photos", ROOT.parent / "shared/photos") if p.is_dir()]
     per = run(dirs, a.games, verbose=not a.quiet)
     print(f"{'game [set]':44s} {'photos':>6s} {'cells right':>12s} {'boards right':>13s} {'median s':>9s} {'p90 s':>7s} {'cpu s':>6s} {'refused':>8s}")

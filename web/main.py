@@ -18,11 +18,17 @@ from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
 from engine import OptionError, StonesError, get_game
-from ui import pages
-from ui.session import Session, restore, saved_json
+from ui import pages, think
+from ui.scan import FILE_INPUTS, ScanScreen
+from ui.session import Session, StaleAnswerError, check_think, restore, saved_json, seat_kinds
 
 STORE_KEY = "stones/current-game"
 AI_DELAY = 0.35  # seconds between AI moves, so people can follow them
+AI_TIMEOUT = 90.0  # seconds without an answer (worker start-up included) before the worker counts as failed
+
+
+class AIUnavailable(Exception):
+    """The computer players' worker failed (could not start, or gave no answer): the reason, in words."""
 
 
 def el(element_id: str) -> Any:
@@ -39,6 +45,9 @@ class Page:
         self.msg = ("", "")
         self.generation = 0  # bumped by anything that should cancel a pending AI move
         self.ai_pending = False
+        self.ai_here = False  # the worker failed and the person chose to let this page think instead
+        self.ai_problem = ""  # why the worker failed, shown with the choices until one is made
+        self.scan = ScanScreen(self)  # the "Scan a board" screen (ui.scan)
 
     # ----- storage ----------------------------------------------------------------------
     def save(self) -> None:
@@ -78,7 +87,8 @@ class Page:
         self.bump()
         memory = self.setup_memory.get(game_id, {})
         seed = memory.get("seed", random.randrange(1, 1_000_000))
-        self.root.innerHTML = pages.setup(game_id, memory.get("options"), memory.get("seats", {}), seed, error)
+        self.root.innerHTML = pages.setup(game_id, memory.get("options"), memory.get("seats", {}), seed, error,
+                                          memory.get("think", pages.THINK_DEFAULT))
         first = self.root.querySelector("select, input")
         if first:
             first.focus()
@@ -96,9 +106,14 @@ class Page:
         drawing = session.render_board()
         shown = session.shown_state()
         live = session.viewing is None and session.human_to_move()
-        el("status").innerHTML = pages.status(session, self.clock_now())
-        el("message").innerHTML = pages.message(*self.msg)
+        el("status").innerHTML = pages.status(session, self.clock_now(), self.ai_state())
+        el("message").innerHTML = pages.message(*self.msg) + self.ai_problem_box()
         el("board").innerHTML = drawing.markup
+        el("hint").innerHTML = pages.hint_box(session, self.ai_state())
+        for name in session.hint_targets():
+            target = self.target_element(name)
+            if target:
+                target.classList.add("hint-target")
         el("panel").innerHTML = session.board.panel(shown, session.ui, live)
         el("toolbar").innerHTML = pages.toolbar(session)
         el("viewing").innerHTML = pages.viewing_banner(session)
@@ -140,27 +155,124 @@ class Page:
         self.schedule_ai()
 
     def bump(self) -> None:
+        """Cancel what is pending: an answer the worker sends for an older generation is dropped."""
         self.generation += 1
         self.ai_pending = False
+        if self.session is not None:
+            self.session.thinking = None
+
+    # ----- the computer players: asked through the worker (ai.js), never on this thread -----------
+    def ai_state(self) -> str:
+        """'here' (the fallback), 'ready', or 'starting' (the worker is still loading Pyodide)."""
+        if self.ai_here:
+            return "here"
+        worker = getattr(window, "stonesAI", None)
+        return "ready" if worker is None or worker.status == "ready" else "starting"
+
+    def ai_problem_box(self) -> str:
+        session = self.session
+        if not self.ai_problem or session is None or not (session.ai_to_move() or session.human_to_move()):
+            return ""
+        return pages.ai_problem(self.ai_problem, session.think_seconds)
+
+    def refresh_ai(self, *_: Any) -> None:
+        """Redraw what says the computer is thinking (its worker's state changed)."""
+        if self.screen != "play" or self.session is None:
+            return
+        el("status").innerHTML = pages.status(self.session, self.clock_now(), self.ai_state())
+        el("toolbar").innerHTML = pages.toolbar(self.session)
+        el("hint").innerHTML = pages.hint_box(self.session, self.ai_state())
+
+    async def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The worker's answer to a request; on this page's own thread once the person chose that fallback."""
+        if self.ai_here:
+            await asyncio.sleep(0.05)  # let the browser paint "thinking" before the page is busy
+            return json.loads(think.answer_json(json.dumps(request)))
+        timeout_ms = int(1000 * (AI_TIMEOUT + 2 * request["seconds"]))
+        try:
+            text = await window.stonesAI.ask(json.dumps(request), timeout_ms)
+        except Exception as exc:  # the JS promise was rejected: its message says why
+            raise AIUnavailable(str(getattr(exc, "message", "") or exc)) from None
+        return json.loads(text)
 
     def schedule_ai(self) -> None:
-        if self.session is None or self.screen != "play" or self.ai_pending or not self.session.ai_to_move():
+        session = self.session
+        if session is None or self.screen != "play" or self.ai_pending or not session.ai_to_move():
             return
+        if self.ai_problem and not self.ai_here:
+            return  # the person chooses first: try the worker again, or think on this page
         self.ai_pending = True
+        session.thinking = "move"
+        self.refresh_ai()
         asyncio.ensure_future(self.ai_turn(self.generation))
 
     async def ai_turn(self, generation: int) -> None:
-        await asyncio.sleep(AI_DELAY)
-        if generation != self.generation:
-            return
-        self.ai_pending = False
-        if self.session is None or self.screen != "play" or not self.session.ai_to_move():
-            return
+        session = self.session
+        started = time.monotonic()
+        request = session.ai_request()
         try:
-            self.session.play_ai(seconds=self.spent())
-        except StonesError as exc:
-            self.msg = ("error", f"the AI's move failed: {exc}")
+            answer = await self.ask(request)
+        except AIUnavailable as exc:
+            if generation == self.generation:
+                self.ai_pending = False
+                session.thinking = None
+                self.ai_problem = str(exc)
+                self.after_change(save=False)
+            return
+        wait = AI_DELAY - (time.monotonic() - started)
+        if wait > 0:
+            await asyncio.sleep(wait)  # a quick answer still leaves time to follow the move
+        if generation != self.generation or self.session is not session:
+            return  # undone, a new game or an earlier position shown meanwhile: the answer is stale
+        self.ai_pending = False
+        session.thinking = None
+        played = None
+        try:
+            played = session.play_ai_answer(request, answer, seconds=self.spent())
+        except StaleAnswerError:
+            pass
+        except StonesError as exc:  # the worker's answer failed or the engine refused it: say so, stop
+            self.ai_problem = f"its move went wrong ({exc})"
         self.after_change()
+        if played is not None:  # request to move on the page, for bench/web.py
+            window.stonesLastAIMove = to_js({"move": played, "ms": (time.monotonic() - started) * 1000,
+                                             "search_s": answer.get("seconds")},
+                                            dict_converter=window.Object.fromEntries)
+
+    def ask_hint(self) -> None:
+        session = self.session
+        try:
+            request = session.hint_request()
+        except StonesError as exc:
+            self.msg = ("error", str(exc))
+            self.render_play()
+            return
+        session.thinking = "hint"
+        session.hint = None
+        self.refresh_ai()
+        asyncio.ensure_future(self.hint_turn(self.generation, request))
+
+    async def hint_turn(self, generation: int, request: dict[str, Any]) -> None:
+        session = self.session
+        try:
+            answer = await self.ask(request)
+            failure = ""
+        except AIUnavailable as exc:
+            answer, failure = {}, str(exc)
+        if generation != self.generation or self.session is not session or session.thinking != "hint":
+            return
+        session.thinking = None
+        if failure:
+            self.ai_problem = failure
+        else:
+            try:
+                session.take_hint(request, answer)
+            except StaleAnswerError:
+                pass
+            except StonesError as exc:
+                self.msg = ("error", str(exc))
+        if self.screen == "play":
+            self.render_play()
 
     # ----- chess clock -----------------------------------------------------------------------
     def clock_turn(self) -> None:
@@ -205,7 +317,7 @@ class Page:
             return
         status = el("status")
         if status:
-            status.innerHTML = pages.status(session, clock)
+            status.innerHTML = pages.status(session, clock, self.ai_state())
 
     # ----- actions --------------------------------------------------------------------------
     def act(self, action: str, node: Any) -> None:
@@ -221,10 +333,20 @@ class Page:
             self.schedule_ai()
         elif action == "import":
             el("import-file").click()
+        elif action.startswith("scan"):
+            self.scan.act(action, node)
         elif session is None:
             return
         elif action == "new":
             self.show_setup(session.game.id)
+        elif action == "hint":
+            self.ask_hint()
+        elif action in ("ai-here", "ai-retry"):
+            self.ai_here = action == "ai-here"
+            self.ai_problem = ""
+            if action == "ai-retry":
+                window.stonesAI.retry()
+            self.after_change(save=False)
         elif action == "export":
             self.export()
         elif action in ("undo", "redo"):
@@ -264,11 +386,12 @@ class Page:
         game_id = self.setup_game
         try:
             options, seats, seed = self.read_setup()
-            session = Session.new(game_id, options, seed, seats)
+            think_seconds = check_think(el("think").value)
+            session = Session.new(game_id, options, seed, seats, think_seconds)
         except StonesError as exc:
             el("setup-error").textContent = str(exc)
             return
-        self.setup_memory[game_id] = {"options": options, "seats": seats, "seed": seed + 1}
+        self.setup_memory[game_id] = {"options": options, "seats": seats, "seed": seed + 1, "think": think_seconds}
         self.bump()
         self.session = session
         self.msg = ("", "")
@@ -309,7 +432,7 @@ class Page:
         error.textContent = ""
         current = [n.getAttribute("name")[5:] for n in el("seats").querySelectorAll("select")]
         if current != players:
-            el("seats-wrap").innerHTML = pages.seats_fieldset(players, seats)
+            el("seats-wrap").innerHTML = pages.seats_fieldset(players, seats, seat_kinds(self.setup_game))
 
     # ----- export / import -------------------------------------------------------------------
     def export(self) -> None:
@@ -383,7 +506,9 @@ class Page:
 
     def on_change(self, event: Any) -> None:
         target = event.target
-        if target.id == "import-file":
+        if target.id in FILE_INPUTS:
+            self.scan.photo_chosen(target)
+        elif target.id == "import-file":
             files = target.files
             if files.length:
                 asyncio.ensure_future(self.import_file(files.item(0)))
@@ -392,6 +517,9 @@ class Page:
             self.setup_changed()
 
     def on_key(self, event: Any) -> None:
+        if self.screen == "scan":
+            self.scan.key(event)
+            return
         if self.screen != "play" or self.session is None:
             return
         if event.altKey or event.metaKey:
@@ -426,6 +554,8 @@ class Page:
             self.act("live", None)
         elif key in ("u", "U"):
             self.act("undo", None)
+        elif key in ("h", "H"):
+            self.act("hint", None)
         elif key in ("r", "R"):
             self.act("redo", None)
         elif len(key) == 1 and session.viewing is None and session.human_to_move():
@@ -438,12 +568,13 @@ class Page:
 
 page = Page()
 _proxies = [create_proxy(page.on_click), create_proxy(page.on_submit), create_proxy(page.on_change),
-            create_proxy(page.on_key), create_proxy(page.tick)]
+            create_proxy(page.on_key), create_proxy(page.tick), create_proxy(page.refresh_ai)]
 document.addEventListener("click", _proxies[0])
 document.addEventListener("submit", _proxies[1])
 document.addEventListener("change", _proxies[2])
 document.addEventListener("keydown", _proxies[3])
 window.setInterval(_proxies[4], 500)
+window.addEventListener("stones:ai", _proxies[5])  # the worker started, or failed
 
 page.restore_saved()
 if page.screen == "play":
@@ -453,3 +584,4 @@ else:
     page.show_home()
 document.body.dataset.ready = "1"
 window.stonesReadyAt = window.performance.now()
+window.dispatchEvent(window.Event.new("stones:ready"))  # start.js: now the service worker and the AI worker

@@ -1,17 +1,26 @@
-// Runs before Python starts: registers the service worker that makes the app work offline,
-// and shows a readable message if Python fails to start.
+// Runs before Python starts. Once Python has drawn the first screen ("stones:ready", sent by
+// main.py) it registers the service worker that makes the app work offline and starts the
+// computer players' worker (ai.js) in the background: both wait so they never slow the start.
+// It also shows a readable message if Python fails to start.
+import "./ai.js";
+
 const started = performance.now();
 window.stonesStartedAt = started;
 
-// Service workers need a secure context: https, or localhost (a phone on plain http plays online only).
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  window.addEventListener("load", () => {
-    navigator.serviceWorker.register("./sw.js").then(
-      (registration) => { window.stonesServiceWorker = registration; },
-      (error) => { console.warn("offline mode unavailable:", error); }
-    );
-  });
+function registerOffline() {
+  // Service workers need a secure context: https, or localhost (a phone on plain http plays online only).
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("./sw.js").then(
+    (registration) => { window.stonesServiceWorker = registration; },
+    (error) => { console.warn("offline mode unavailable:", error); }
+  );
 }
+
+addEventListener("stones:ready", () => {
+  registerOffline();
+  const whenIdle = window.requestIdleCallback || ((task) => setTimeout(task, 300));
+  whenIdle(() => window.stonesAI.start(), { timeout: 2000 });
+}, { once: true });
 
 addEventListener("py:error", (event) => {
   const loading = document.getElementById("loading");

@@ -21,14 +21,18 @@ from ui.session import Session  # noqa: E402
 
 
 def human_first(seed: int = 3) -> Session:
-    """p1 human, p2 the random AI, played on until p1 is to move after the opening."""
+    """p1 human, p2 the random AI, played on until p1 is to move, can lay, and two tiles are down."""
     session = Session.new("triple-domino", {"players": 2, "target_score": 1}, seed, {"p2": "random"})
-    for _ in range(4):
+    for _ in range(40):
         session.render_board()  # the page draws every position it shows
-        if session.human_to_move() and session.state.start_tile is not None:
+        state = session.state
+        if session.human_to_move() and state.start_tile is not None:
             session.click("U0,0")  # p1 opens the round
         elif session.human_to_move():
-            break
+            lays = [m for m in state.legal_moves() if isinstance(m, Lay)]
+            if lays and len(state.layout_tiles()) >= 2:
+                break
+            session.play(lays[0] if lays else next(iter(state.legal_moves())))  # lay, else draw or pass
         else:
             session.play_ai()
     assert session.human_to_move() and len(session.state.layout_tiles()) >= 2

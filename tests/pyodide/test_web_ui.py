@@ -215,3 +215,12 @@ def test_random_sessions_keep_the_state_consistent(actions: list[str], seed: int
         assert len(session.movers) == session.state.ply
     again = restore(json.dumps(session.to_record()))
     assert again.state.snapshot() == session.state.snapshot()
+
+
+@given(st.text())
+def test_markup_escaping_matches_the_standard_library(text: str) -> None:
+    import html
+
+    from boards import esc
+
+    assert esc(text) == html.escape(text, quote=True)

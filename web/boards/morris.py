@@ -19,6 +19,7 @@ and what to do now.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine import IllegalMoveError
@@ -385,6 +386,10 @@ class MorrisBoard(Board):
 
     def key_help(self) -> str:
         return "C takes back a half-made move (a selected man, or a step waiting for its removal)"
+
+    def hint_targets(self, state: Any, move: str) -> list[str]:
+        """Every point a move names: from, to and the man it removes (`d2-d3xa1`)."""
+        return [name for name in NAMES if name in set(re.findall(r"[a-g][1-7]", move))]
 
     def reset(self, ui: dict[str, Any]) -> None:
         super().reset(ui)

@@ -8,31 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import CHANCE, GAME_IDS, OptionError, get_game
+from boards import esc
+from engine import CHANCE, OptionError, get_game
 
-from .session import SEAT_KINDS, Session
-
-
-def esc(text: Any) -> str:
-    import html
-    return html.escape(str(text), quote=True)
-
-
-def title_of(game_id: str) -> str:
-    return game_id.replace("-", " ").title()
+from . import catalogue
+from .catalogue import title_of
+from .session import SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
 
 
 def games() -> list[dict[str, Any]]:
-    """The five games: described by the engine, or 'coming soon' if the module does not import."""
-    out = []
-    for game_id in GAME_IDS:
-        try:
-            info = get_game(game_id).describe()
-            out.append({"id": game_id, "title": info["title"], "rules": info["rules"], "ready": True})
-        except Exception as exc:  # a module being written must not take the page down
-            out.append({"id": game_id, "title": title_of(game_id), "rules": "", "ready": False,
-                        "why": f"{type(exc).__name__}: {exc}"})
-    return out
+    """The five games (id, title, summary, ready): from the built catalogue, so no game module is imported."""
+    return catalogue.games()
 
 
 # ----- home ----------------------------------------------------------------------------
@@ -40,7 +26,7 @@ def home(saved: dict[str, Any] | None = None) -> str:
     cards = []
     for g in games():
         if g["ready"]:
-            summary = g["rules"].split(". ")[0].rstrip(".") + "." if g["rules"] else ""
+            summary = g["summary"]
             cards.append(
                 f'<li><button type="button" class="game-card" data-action="pick" data-game="{g["id"]}">'
                 f'<span class="game-title">{esc(g["title"])}</span><span class="game-summary">{esc(summary)}</span>'
@@ -57,6 +43,8 @@ def home(saved: dict[str, Any] | None = None) -> str:
     return (f'<section class="home" aria-labelledby="home-title"><h2 id="home-title">Choose a game</h2>{resume}'
             f'<ul class="game-list">{"".join(cards)}</ul>'
             f'<p class="import-line">or <button type="button" class="link" data-action="import">open a saved game…</button></p>'
+            f'<p class="scan-line"><button type="button" data-action="scan">Scan a board</button> '
+            f'<span>photograph a real board: check what was read, score it or play on from it</span></p>'
             f'</section>')
 
 
@@ -115,18 +103,28 @@ def players_for(game_id: str, options: dict[str, Any]) -> list[str]:
     return list(get_game(game_id).new_state(options, seed=0).players)
 
 
-def seats_fieldset(players: list[str], seats: dict[str, str]) -> str:
+def seats_fieldset(players: list[str], seats: dict[str, str], kinds: dict[str, str] | None = None) -> str:
+    """A menu per seat: a person, or a computer level the game has (`kinds`, from session.seat_kinds)."""
     rows = []
     for player in players:
         chosen = seats.get(player, "human")
         options = "".join(f'<option value="{k}"{" selected" if k == chosen else ""}>{esc(v)}</option>'
-                          for k, v in SEAT_KINDS.items())
+                          for k, v in (kinds or SEAT_KINDS).items())
         rows.append(f'<div class="field"><label for="seat-{esc(player)}">{esc(player)}</label>'
                     f'<select id="seat-{esc(player)}" name="seat:{esc(player)}">{options}</select></div>')
     return f'<fieldset id="seats"><legend>Players</legend>{"".join(rows)}</fieldset>'
 
 
-def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str], seed: int, error: str = "") -> str:
+def think_field(seconds: float) -> str:
+    low, high = THINK_RANGE
+    return (f'<fieldset><legend>Computer players</legend><div class="field"><label for="think">time per move (seconds)</label>'
+            f'<input type="number" id="think" name="think" value="{seconds:g}" min="{low:g}" max="{high:g}" step="0.1" '
+            f'aria-describedby="think-help"><small id="think-help">how long a computer player, or a hint, '
+            f'may think about one move</small></div></fieldset>')
+
+
+def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str], seed: int, error: str = "",
+          think_seconds: float = THINK_DEFAULT) -> str:
     game = get_game(game_id)
     info = game.describe()
     values = {o["name"]: o["default"] for o in info["options"]}
@@ -141,7 +139,8 @@ def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str], s
         f'<p class="rules-text">{esc(info["rules"])}</p>'
         f'<form id="setup" data-game="{game_id}" novalidate>'
         f'<fieldset><legend>Rules</legend>{fields}</fieldset>'
-        f'<div id="seats-wrap">{seats_fieldset(players, seats)}</div>'
+        f'<div id="seats-wrap">{seats_fieldset(players, seats, seat_kinds(game_id))}</div>'
+        f'{think_field(think_seconds)}'
         f'<fieldset><legend>Chance</legend><div class="field"><label for="seed">seed</label>'
         f'<input type="number" id="seed" name="seed" value="{seed}" step="1" aria-describedby="seed-help">'
         f'<small id="seed-help">the same seed deals the same draws and rolls</small></div></fieldset>'
@@ -156,7 +155,7 @@ def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str], s
 def play_frame(session: Session, key_help: str) -> str:
     """The play screen's fixed frame; its parts are filled by `play_parts`."""
     game = session.game
-    keys = "Arrow keys move on the board, Enter or Space plays, U undoes, R redoes"
+    keys = "Arrow keys move on the board, Enter or Space plays, U undoes, R redoes, H asks for a hint"
     if key_help:
         keys += f", {key_help}"
     return (
@@ -166,6 +165,7 @@ def play_frame(session: Session, key_help: str) -> str:
         f'<div class="layout"><div class="board-wrap" id="board"></div>'
         f'<aside class="side"><div id="panel"></div>'
         f'<div class="toolbar" id="toolbar" role="toolbar" aria-label="game actions"></div>'
+        f'<div class="hint-box" id="hint" aria-live="polite"></div>'
         f'<div id="viewing"></div>'
         f'<h3 class="moves-title">Moves</h3><ol class="moves" id="moves" aria-label="moves: pick one to see its position"></ol>'
         f'<details class="rules" id="rules"><summary>Rules of {esc(game.title)}</summary>'
@@ -179,7 +179,14 @@ def fmt_clock(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def status(session: Session, clock_now: dict[str, float] | None = None) -> str:
+AI_NOTES = {  # what the status line says while a computer player works, by the worker's state
+    "ready": "thinking…",
+    "starting": "thinking… (the computer player is still starting)",
+    "here": "thinking on this page (it is busy until the move)",
+}
+
+
+def status(session: Session, clock_now: dict[str, float] | None = None, ai_state: str = "ready") -> str:
     shown = session.shown_state()
     scores = shown.scores()
     outcome = shown.outcome()
@@ -193,8 +200,13 @@ def status(session: Session, clock_now: dict[str, float] | None = None) -> str:
     else:
         player = shown.current_player
         seat = session.seats.get(player, "human")
-        who = "" if seat == "human" else f" — {SEAT_KINDS[seat]}"
-        turn = f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>{esc(player.capitalize())} to play{esc(who)}</p>'
+        who = "" if seat == "human" else f" — {session.seat_label(player)}"
+        busy = ""
+        if session.thinking == "move" and session.viewing is None and seat != "human":
+            busy = (f' <span class="thinking" data-thinking="{esc(player)}"><span class="spinner small" aria-hidden="true">'
+                    f'</span>{esc(AI_NOTES.get(ai_state, AI_NOTES["ready"]))}</span>')
+        turn = (f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>'
+                f'{esc(player.capitalize())} to play{esc(who)}{busy}</p>')
     clock = ""
     if clock_now:
         clock = '<p class="clocks">' + " ".join(
@@ -210,12 +222,41 @@ def toolbar(session: Session) -> str:
         return (f'<button type="button" data-action="{action}"{"" if enabled else " disabled"}{shortcut}>'
                 f'{esc(label)}</button>')
     return "".join([
+        button("hint", "Hint", session.viewing is None and session.human_to_move() and session.thinking is None, "H"),
         button("undo", "Undo", session.can_undo(), "U"),
         button("redo", "Redo", session.can_redo(), "R"),
         button("new", "New game"),
         button("export", "Export"),
         button("import", "Import"),
     ])
+
+
+def hint_box(session: Session, ai_state: str = "ready") -> str:
+    """The hint being thought about, or the one found: its move and how the position looks."""
+    if session.thinking == "hint":
+        note = AI_NOTES.get(ai_state, AI_NOTES["ready"])
+        return f'<p class="hint-wait"><span class="spinner small" aria-hidden="true"></span>Hint: {esc(note)}</p>'
+    hint = session.hint
+    if hint is None or session.viewing is not None:
+        return ""
+    if hint.get("win_chance") is not None:
+        how = f'about {round(100 * hint["win_chance"])}% to win'
+    elif hint.get("margin") is not None:
+        how = f'expected margin {"+" if hint["margin"] >= 0 else "−"}{abs(hint["margin"]):.1f} points'
+    else:
+        how = ""
+    how = how or hint.get("text", "")
+    return (f'<p class="hint-found" data-hint="{esc(hint["move"])}"><strong>Hint:</strong> play '
+            f'<b class="hint-move">{esc(hint["move"])}</b>{f" — {esc(how)}" if how else ""}</p>')
+
+
+def ai_problem(reason: str, seconds: float) -> str:
+    """The worker failed: say why, and offer the way on (try again, or think on this page)."""
+    return (f'<div class="ai-problem" data-ai-problem="1"><p class="msg msg-warn">The computer player cannot '
+            f'think in the background: {esc(reason)}.</p><div class="buttons">'
+            f'<button type="button" class="primary" data-action="ai-here">Let this page think '
+            f'(it is busy about {seconds:g} s a move)</button>'
+            f'<button type="button" data-action="ai-retry">Try the background player again</button></div></div>')
 
 
 def viewing_banner(session: Session) -> str:

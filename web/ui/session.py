@@ -1,46 +1,77 @@
 """One game on screen: the engine state plus what the page adds around it.
 
-Seats (human or an AI level), undo/redo that skip over chance and AI moves,
-viewing an earlier position, the chess clock, saving to and restoring from a
-record. Pure Python with no browser in it, so it is tested in CPython and in
-Pyodide alike; ui.pages draws it and main.py wires it to the DOM.
+Seats (a person or a computer level), undo/redo that skip over chance and AI
+moves, viewing an earlier position, the chess clock, saving to and restoring
+from a record, and the requests for the computer players' worker (ui.think)
+with the checks that its answers still fit the game. Pure Python with no
+browser in it, so it is tested in CPython and in Pyodide alike; ui.pages draws
+it and main.py wires it to the DOM and the worker.
 """
 
 from __future__ import annotations
 
 import json
-import random
-from typing import Any, Callable
+import math
+from typing import Any
 
-from engine import CHANCE, IllegalMoveError, RecordError, StonesError, get_game, load_record, save_record
+from engine import CHANCE, IllegalMoveError, OptionError, RecordError, StonesError, get_game, load_record, save_record
+from engine.ai import LEVELS, levels_of
 from engine.core.state import TIME_FORFEIT
 
 from boards import Board, Drawing, board_for
 
+from . import think
+
 HUMAN = "human"
-SEAT_KINDS = {HUMAN: "human", "random": "computer: random moves"}  # AI levels join here
-SAVE_VERSION = 1
+LEVEL_ORDER = ("easy", "medium", "hard", "random")  # how the seat menu lists the computer levels
+LEVEL_LABELS = {"easy": "computer: easy", "medium": "computer: medium", "hard": "computer: hard",
+                "random": "computer: random moves"}
+_LEVELS = [level for level in LEVEL_ORDER if level in LEVELS] + [level for level in LEVELS if level not in LEVEL_ORDER]
+SEAT_KINDS = {HUMAN: "human", **{level: LEVEL_LABELS.get(level, f"computer: {level}") for level in _LEVELS}}
+SAVE_VERSION = 2  # 2: per-game computer levels and their thinking time ("think")
+THINK_DEFAULT = 1.0  # seconds a computer player (or a hint) may think about one move
+THINK_RANGE = (0.1, 30.0)
 
 
-def random_player(state: Any, rng: random.Random) -> Any:
-    """The first AI: a uniformly random legal move."""
-    moves = list(state.legal_moves())
-    return rng.choice(moves)
+class StaleAnswerError(IllegalMoveError):
+    """A computer's answer about a position the game has left (an undo, a new game): it is dropped."""
 
 
-AI_PLAYERS: dict[str, Callable[[Any, random.Random], Any]] = {"random": random_player}
+def seat_kinds(game_id: str) -> dict[str, str]:
+    """The seats a game offers: a person, or each computer level the engine has for that game."""
+    try:
+        levels = levels_of(game_id)
+    except Exception:  # a game without computer players (yet) still plays between people
+        levels = {}
+    return {kind: label for kind, label in SEAT_KINDS.items() if kind == HUMAN or kind in levels}
+
+
+def check_think(value: Any) -> float:
+    """The computer's time per move in seconds; OptionError says what is wrong with it."""
+    try:
+        seconds = float(str(value).strip().replace(",", "."))
+    except ValueError:
+        raise OptionError(f"the computer's time per move is a number of seconds, not {value!r}") from None
+    low, high = THINK_RANGE
+    if not (math.isfinite(seconds) and low <= seconds <= high):
+        raise OptionError(f"the computer's time per move must be between {low:g} and {high:g} seconds")
+    return seconds
 
 
 class Session:
     """A live game: state, seats, redo list, the ply being viewed and the board's UI state."""
 
-    def __init__(self, state: Any, seats: dict[str, str] | None = None) -> None:
+    def __init__(self, state: Any, seats: dict[str, str] | None = None, think_seconds: float = THINK_DEFAULT) -> None:
         self.state = state
         self.game = state.game
         self.board: Board = board_for(self.game)
         players = list(state.players)
         seats = dict(seats or {})
-        self.seats = {p: seats.get(p, HUMAN) if seats.get(p, HUMAN) in SEAT_KINDS else HUMAN for p in players}
+        kinds = seat_kinds(self.game.id)
+        self.seats = {p: seats.get(p, HUMAN) if seats.get(p, HUMAN) in kinds else HUMAN for p in players}
+        self.think_seconds = check_think(think_seconds)
+        self.thinking: str | None = None  # "move" or "hint" while the worker searches (set by the page)
+        self.hint: dict[str, Any] | None = None  # the last hint's answer, while its position is on the board
         self.redo_stack: list[str] = []  # move texts, the next one to redo last
         self.movers: list[str] = []  # who played each move of the history
         self.viewing: int | None = None  # ply shown instead of the live position
@@ -51,9 +82,10 @@ class Session:
 
     # ----- construction ------------------------------------------------------------
     @classmethod
-    def new(cls, game_id: str, options: dict[str, Any], seed: int | None, seats: dict[str, str]) -> "Session":
+    def new(cls, game_id: str, options: dict[str, Any], seed: int | None, seats: dict[str, str],
+            think_seconds: float = THINK_DEFAULT) -> "Session":
         state = get_game(game_id).new_state(options, seed=seed)
-        session = cls(state, seats)
+        session = cls(state, seats, think_seconds)
         session.advance_chance()
         return session
 
@@ -71,7 +103,11 @@ class Session:
         app = data.get("app") if isinstance(data.get("app"), dict) else {}
         if seats is None and isinstance(app.get("seats"), dict):
             seats = {str(k): str(v) for k, v in app["seats"].items()}
-        session = cls(state, seats)
+        try:
+            think_seconds = check_think(app.get("think", THINK_DEFAULT))
+        except OptionError:  # an edited file: the default time rather than a refused game
+            think_seconds = THINK_DEFAULT
+        session = cls(state, seats, think_seconds)
         redo = app.get("redo")
         if isinstance(redo, list) and all(isinstance(m, str) for m in redo):
             session.redo_stack = list(redo)
@@ -81,7 +117,8 @@ class Session:
     def to_record(self) -> dict[str, Any]:
         """The engine's record plus the page's own fields (seats, redo list) under 'app'."""
         record = save_record(self.state)
-        record["app"] = {"seats": dict(self.seats), "redo": list(self.redo_stack), "version": SAVE_VERSION}
+        record["app"] = {"seats": dict(self.seats), "redo": list(self.redo_stack), "think": self.think_seconds,
+                         "version": SAVE_VERSION}
         return record
 
     def _recount_movers(self) -> None:
@@ -138,9 +175,14 @@ class Session:
             raise IllegalMoveError("the game is over: start a new one or undo", rule="game over")
         move = self._push(move, seconds)
         self.redo_stack.clear()
-        self.board.reset(self.ui)
+        self.reset_turn()
         self.advance_chance()
         return str(move)
+
+    def reset_turn(self) -> None:
+        """Forget what belonged to the position just left: the board's selections and any hint."""
+        self.board.reset(self.ui)
+        self.hint = None
 
     def click(self, target: str, seconds: float | None = None) -> str | None:
         """A click on a board target: the board makes it a move (or a selection), the engine judges it."""
@@ -150,25 +192,72 @@ class Session:
         if s.is_over():
             raise IllegalMoveError("the game is over", rule="game over")
         if not self.is_human(s.current_player):
-            raise IllegalMoveError(f"it is {s.current_player}'s turn ({SEAT_KINDS[self.seats[s.current_player]]})", rule="turn")
+            raise IllegalMoveError(f"it is {s.current_player}'s turn ({self.seat_label(s.current_player)})", rule="turn")
         move = self.board.click(s, target, self.ui)
         if move is None:
             return None
         s.check(move)
         return self.play(move, seconds)
 
+    # ----- the computer players (answered by the worker, see ui.think) ------------------------
+    def seat_label(self, player: str) -> str:
+        return SEAT_KINDS.get(self.seats.get(player, HUMAN), "computer")
+
+    def _request(self, kind: str, level: str) -> dict[str, Any]:
+        seed = self.state.seed if isinstance(self.state.seed, int) else 0
+        return think.make_request(kind, save_record(self.state), level, self.think_seconds, seed)
+
+    def ai_request(self) -> dict[str, Any]:
+        """The worker's request for the computer seat to move."""
+        if not self.ai_to_move():
+            raise IllegalMoveError("it is not a computer player's turn", rule="turn")
+        return self._request("move", self.seats[self.state.current_player])
+
+    def hint_request(self) -> dict[str, Any]:
+        """The worker's request for advice to the person to move."""
+        if self.viewing is not None or not self.human_to_move():
+            raise IllegalMoveError("a hint is for the person whose turn it is, in the live game", rule="hint")
+        return self._request("hint", think.HINT_LEVEL)
+
+    def fits(self, request: dict[str, Any]) -> bool:
+        """True while the game still stands where the request was made (nothing undone or played since)."""
+        return (self.state.ply == request.get("ply")
+                and save_record(self.state)["moves"] == request.get("record", {}).get("moves"))
+
+    def play_ai_answer(self, request: dict[str, Any], answer: dict[str, Any], seconds: float | None = None) -> str:
+        """Play the worker's move: only if it still fits the game, and only if the engine accepts it."""
+        if "error" in answer:
+            raise IllegalMoveError(f"the computer player failed: {answer['error']}", rule="ai")
+        if not self.ai_to_move() or not self.fits(request) or answer.get("ply") != self.state.ply:
+            raise StaleAnswerError("the game has moved on since the computer started thinking", rule="stale")
+        return self.play(str(answer["move"]), seconds)
+
+    def take_hint(self, request: dict[str, Any], answer: dict[str, Any]) -> None:
+        """Keep a hint's answer to show it, if the position it is about is still the live one."""
+        if "error" in answer:
+            raise IllegalMoveError(f"no hint: {answer['error']}", rule="ai")
+        if self.viewing is not None or not self.fits(request) or not self.human_to_move():
+            raise StaleAnswerError("the game has moved on since the hint was asked for", rule="stale")
+        self.hint = dict(answer)
+
+    def hint_targets(self) -> list[str]:
+        """The board targets the shown hint's move uses (highlighted on the board)."""
+        if self.hint is None or self.viewing is not None:
+            return []
+        return self.board.hint_targets(self.state, self.hint["move"])
+
     def play_ai(self, seconds: float | None = None) -> str | None:
+        """The computer seat's move computed here, on this thread (the fallback when the worker cannot run)."""
         if not self.ai_to_move():
             return None
-        s = self.state
-        rng = random.Random(f"ai/{s.seed}/{s.ply}")
-        move = AI_PLAYERS[self.seats[s.current_player]](s, rng)
-        return self.play(move, seconds)
+        request = self.ai_request()
+        return self.play_ai_answer(request, think.answer(request), seconds)
 
     def flag(self) -> None:
         """The player to move ran out of time."""
         self._push(TIME_FORFEIT)
         self.redo_stack.clear()
+        self.hint = None
 
     def can_undo(self) -> bool:
         return self.viewing is None and any(self.is_human(p) or self._all_ai() for p in self.movers if p != CHANCE)
@@ -191,7 +280,7 @@ class Session:
                 break
         # chance moves undone are drawn again identically (seeded by ply): only decisions are redone
         self.redo_stack.extend(text for text, player in undone if player != CHANCE)
-        self.board.reset(self.ui)
+        self.reset_turn()
         return [text for text, _ in undone]
 
     def redo(self) -> list[str]:
@@ -205,7 +294,7 @@ class Session:
             redone.extend(self.advance_chance())
             if self.human_to_move() or self.state.is_over():
                 break
-        self.board.reset(self.ui)
+        self.reset_turn()
         return redone
 
     # ----- looking back ----------------------------------------------------------------
@@ -238,7 +327,7 @@ class Session:
                 undone.append(str(move))
         self.redo_stack.extend(undone)
         self.advance_chance()
-        self.board.reset(self.ui)
+        self.reset_turn()
 
     def move_rows(self) -> list[dict[str, Any]]:
         """The move list: each player's move with the chance moves just before it."""

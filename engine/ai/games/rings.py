@@ -12,7 +12,10 @@ conversions (those it can make without placing) are played out, so a stone put
 where it would be converted at once is seen as lost.
 
 The turns are valued without `push` (the state's tallies are changed point by
-point and restored), which makes valuing all ~200 placements of a turn cheap.
+point and restored), and incrementally: a turn changes the tallies of only the
+circles through the points it changes (and, when a ring forms, of that circle's
+neighbours), so only those circles are valued again (`TurnValuer`). That makes
+valuing all ~200 placements of a turn cheap.
 """
 
 from __future__ import annotations
@@ -66,27 +69,83 @@ def _seeds_after(state: RingsState, pt: int | None, p: int, waiting: list[int]) 
     return seeds
 
 
+def circle_shares(state: RingsState, c: int, need_value: tuple[float, ...] = NEED_VALUE) -> tuple[tuple[int, float], ...]:
+    """What full circle c is worth to each player: 1 to its holder, else a share by the influence still needed."""
+    h = state.holder[c]
+    if h != EMPTY:
+        return ((h, 1.0),)
+    e = state.empties[c]
+    if not e:
+        return ()
+    n = state.n
+    majority = (state.total[c] + e) // 2 + 1
+    influence, base, top = state.influence, c * n, len(need_value)
+    shares = []
+    for p in range(n):
+        need = majority - influence[base + p]
+        if need <= e and need < top:
+            shares.append((p, need_value[need]))
+    return tuple(shares)
+
+
 def values(state: RingsState, need_value: tuple[float, ...] = NEED_VALUE) -> Vector:
     """Per player: circles held plus the potential of the circles nobody holds."""
-    n = state.n
-    holder, influence, total, empties = state.holder, state.influence, state.total, state.empties
-    v = [0.0] * n
-    top = len(need_value)
+    v = [0.0] * state.n
     for c in range(FULL_CIRCLES):
-        h = holder[c]
-        if h != EMPTY:
-            v[h] += 1.0
-            continue
-        e = empties[c]
-        if not e:
-            continue
-        majority = (total[c] + e) // 2 + 1
-        base = c * n
-        for p in range(n):
-            need = majority - influence[base + p]
-            if need <= e and need < top:
-                v[p] += need_value[need]
+        for p, x in circle_shares(state, c, need_value):
+            v[p] += x
     return v
+
+
+class TurnValuer:
+    """Values the boards a turn can leave, re-valuing only the circles the turn touched.
+
+    Built on the board before the turn: every circle's shares, their sum, the ring
+    owners and the next player's convertible circles. A changed point alters the
+    tallies of its own circles; a ring that forms alters its neighbours' too. Any
+    other circle keeps its shares and (for the next player) its convertibility.
+    """
+
+    def __init__(self, state: RingsState, need_value: tuple[float, ...], nxt: int) -> None:
+        self.state = state
+        self.need_value = need_value
+        self.shares = [circle_shares(state, c, need_value) for c in range(FULL_CIRCLES)]
+        self.base = [0.0] * state.n
+        for shares in self.shares:
+            for p, x in shares:
+                self.base[p] += x
+        self.rings_before = list(state.ring_owner)
+        self.nxt = nxt
+        self.next_convertible = state._convertible(nxt)
+
+    def touched(self, changes: list[tuple[int, int]]) -> set[int]:
+        circles: set[int] = set()
+        for pt, _ in changes:
+            circles.update(POINT_FULL[pt])
+        ring_owner, before = self.state.ring_owner, self.rings_before
+        for c in [c for c in circles if ring_owner[c] != before[c]]:
+            circles.update(CIRCLE_NEIGHBOURS[c])
+        return circles
+
+    def value(self, changes: list[tuple[int, int]], reply_conversions: bool) -> Vector:
+        """The value of the board as it is now, `changes` (point, old owner) away from the one built on."""
+        state = self.state
+        touched = self.touched(changes)
+        reply: list[tuple[int, int]] = []
+        if reply_conversions:
+            convert_all(state, self.nxt, reply, self.next_convertible + list(touched))
+            if reply:
+                touched |= self.touched(reply)
+        v = list(self.base)
+        shares, need_value = self.shares, self.need_value
+        for c in touched:
+            for p, x in shares[c]:
+                v[p] -= x
+            for p, x in circle_shares(state, c, need_value):
+                v[p] += x
+        if reply:
+            state._undo_changes(reply)
+        return v
 
 
 def final_values(state: RingsState) -> Vector:
@@ -107,25 +166,13 @@ class RingsKnowledge:
         self.need_value = need_value
         self.reply_conversions = reply_conversions
 
-    def value(self, state: RingsState, mover: int, ends: bool) -> Vector:
-        """The value once `mover`'s turn is done (its changes applied to the tallies)."""
-        if ends:
-            return final_values(state)
-        if self.reply_conversions:
-            nxt = (mover + 1) % state.n
-            changes: list[tuple[int, int]] = []
-            convert_all(state, nxt, changes, state._convertible(nxt))
-            v = values(state, self.need_value)
-            state._undo_changes(changes)
-            return v
-        return values(state, self.need_value)
-
     def turns(self, state: RingsState, tick: Callable[[], None] | None = None) -> list[tuple[Vector, Turn]]:
         """Every placement (and the pass), each with all its conversions, valued; best first for the mover."""
         p = state.to_move
         board = state.board
         waiting = state._convertible(p)
         pass_ends = state.passes + 1 >= state.n
+        valuer = TurnValuer(state, self.need_value, (p + 1) % state.n)
         out: list[tuple[Vector, Turn]] = []
         for pt in [None] + [i for i in range(len(board)) if board[i] == EMPTY]:
             if tick is not None:
@@ -136,7 +183,7 @@ class RingsKnowledge:
                 state._set(pt, p)
             chain = convert_all(state, p, changes, _seeds_after(state, pt, p, waiting))
             ends = pt is None and pass_ends and (not chain or state.options.converting_pass_counts)
-            v = self.value(state, p, ends)
+            v = final_values(state) if ends else valuer.value(changes, self.reply_conversions)
             state._undo_changes(changes)
             out.append((v, Turn(pt, tuple(chain))))
         out.sort(key=lambda item: -margin(item[0], p))

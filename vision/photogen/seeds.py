@@ -1,0 +1,23 @@
+"""Which generator seeds make which photos: the test set never trains the classifier.
+
+`python -m vision.photogen --seed S --count N` renders photos with render seeds
+S*1000 .. S*1000+N-1 (`render.seed` in each NAME.json), so a photo's set is its
+render seed // 1000.
+"""
+
+from __future__ import annotations
+
+TEST_SET_SEED = 1            # bench/out/photos: the benchmark's test set, 20 photos per game
+TEST_SET_COUNT = 20
+TEST_PHOTOS_SEED = 3         # tests/vision/photos: the committed photos the tests read
+TRAIN_SEEDS = (7, 9, 11, 13, 15)  # bench/out/train*: what vision/model/*.xml.gz learned from
+HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED)
+
+TEST_SET_COMMAND = (f"python -m vision.photogen --game all --count {TEST_SET_COUNT} "
+                    f"--seed {TEST_SET_SEED} --out bench/out/photos")
+
+
+def set_of(meta: dict) -> int | None:
+    """The --seed a ground-truth record was rendered with (None for photos not ours)."""
+    seed = (meta.get("render") or {}).get("seed")
+    return None if seed is None or meta.get("render", {}).get("generator") != "vision.photogen" else int(seed) // 1000

@@ -1,0 +1,514 @@
+"""The "Scan a board" screen: a photo read by the companion, drawn over, corrected, scored, played on.
+
+- `ScanReading`: what the companion read (`POST ./api/read`, vision/api.py) and the
+  corrections tapped since; the position, its score and a game from it. Pure Python.
+- `read_answer`, `describe_failure`: the companion's HTTP answer in words.
+- `pick_html`, `reading_html`, `result_html`, `overlay_svg`, `score_html`: the screen as HTML.
+- `ScanScreen`: the DOM glue (file inputs, fetch, redraws); it imports the browser only
+  when it runs, so everything above is tested in CPython and in Pyodide alike.
+
+The photo is shown as the browser draws the file (EXIF orientation applied) and the
+overlay is an SVG whose viewBox is that photo's pixel size, so the companion's `points`
+(in the same pixels) place each marker on its stone at any screen size.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import PositionError, StonesError, get_game
+
+from boards.sage_stones import SOLID
+from .pages import esc
+from .session import Session
+
+SCAN_GAMES = ("three-stones", "morris", "rings", "sage-stones")  # the boards the companion reads
+LOW_CONFIDENCE = 0.8   # below this a location is marked "to check"
+MARK_SHARE = 0.4       # a marker's radius as a share of the distance to the nearest other location
+API = "./api/read"     # same origin as the page: the companion serves both
+FILE_INPUTS = ("scan-camera", "scan-file")
+COMPANION_MISSING = ("Scanning needs the companion on this computer: run ./stones start and open the address "
+                     "it prints (./stones start --lan for a phone on the same Wi-Fi).")
+HINTS = {  # what to do next, by the companion's error code
+    "no_board": "Take the photo from above with the whole board in view, in good light.",
+    "wrong_game": "Choose that game above and send the photo again.",
+    "not_an_image": "Choose a photo of the board instead.",
+    "too_large": "Choose a smaller photo.",
+    "too_many_pixels": "Choose a smaller photo.",
+    "too_small": "Take the photo closer to the board.",
+    "unsupported_game": "Choose one of the games above.",
+}
+ITEM_WORDS = {"three-stones": ("triple", "triples"), "morris": ("closed mill", "closed mills"),
+              "rings": ("circle held", "circles held")}  # sage-stones: its items are the stones, shown as the count
+
+
+class ScanError(Exception):
+    """A scan that produced no reading; `missing` when the companion is not there at all."""
+
+    def __init__(self, message: str, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+# ----- the reading --------------------------------------------------------------------------
+@dataclass
+class ScanReading:
+    """The companion's reading of one photo plus the corrections made on screen."""
+
+    game: str
+    read: dict[str, str | None]                 # as the companion read it
+    confidence: dict[str, float]
+    points: dict[str, tuple[float, float]]      # location -> (x, y) in the shown photo's pixels
+    size: tuple[float, float]                   # the shown photo's (width, height)
+    seconds: float = 0.0
+    cells: dict[str, str | None] = field(default_factory=dict)  # as corrected
+    checked: set[str] = field(default_factory=set)             # locations a person has set
+
+    def __post_init__(self) -> None:
+        if not self.cells:
+            self.cells = dict(self.read)
+
+    @classmethod
+    def from_answer(cls, answer: Any, game: str) -> "ScanReading":
+        """The reading in the companion's JSON; ScanError when it is not one for this game."""
+        if not isinstance(answer, dict):
+            raise ScanError("the companion's answer is not a reading")
+        if answer.get("game") != game:
+            raise ScanError(f"the companion read a {answer.get('game')!r} board, not {game}")
+        engine_game = get_game(game)
+        locations = engine_game.locations()
+        cells, confidence, points = answer.get("cells"), answer.get("confidence"), answer.get("points")
+        if not all(isinstance(part, dict) for part in (cells, confidence, points)):
+            raise ScanError("the companion's answer lacks cells, confidence or points: is the companion up to date?")
+        missing = [loc for loc in locations if loc not in cells or loc not in points]
+        if missing or set(cells) != set(locations):
+            raise ScanError(f"the companion's answer does not cover this board (e.g. {', '.join(missing[:3])})")
+        strange = [c for c in cells.values() if c is not None and c not in engine_game.palette]
+        if strange:
+            raise ScanError(f"the companion read a colour this game does not have: {strange[0]}")
+        size = answer.get("image_size")
+        if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, (int, float)) and v > 0 for v in size)):
+            raise ScanError("the companion's answer lacks the photo's size")
+        try:
+            where = {loc: (float(points[loc][0]), float(points[loc][1])) for loc in locations}
+            sure = {loc: float(confidence.get(loc, 0.0)) for loc in locations}
+        except (TypeError, ValueError, IndexError):
+            raise ScanError("the companion's answer holds a malformed point or confidence") from None
+        return cls(game=game, read={loc: cells[loc] for loc in locations}, confidence=sure, points=where,
+                   size=(float(size[0]), float(size[1])), seconds=float(answer.get("seconds") or 0.0))
+
+    # ----- corrections ---------------------------------------------------------------------
+    def colour_cycle(self) -> list[str | None]:
+        """What a tap steps through: empty, then the game's colours, those read on this board first."""
+        palette = list(get_game(self.game).palette)
+        seen = [c for c in palette if c in set(self.read.values())]
+        return [None] + seen + [c for c in palette if c not in seen]
+
+    def cycle(self, location: str) -> str | None:
+        """One tap: the location's next colour (after the last one: empty); it counts as checked."""
+        if location not in self.cells:
+            raise KeyError(location)
+        order = self.colour_cycle()
+        now = self.cells[location]
+        self.cells[location] = order[(order.index(now) + 1) % len(order)]
+        self.checked.add(location)
+        return self.cells[location]
+
+    def is_doubtful(self, location: str) -> bool:
+        return location not in self.checked and self.confidence[location] < LOW_CONFIDENCE
+
+    def to_check(self) -> list[str]:
+        """Locations read with low confidence that nobody has set yet, in board order."""
+        return [loc for loc in self.cells if self.is_doubtful(loc)]
+
+    def corrected(self) -> list[str]:
+        return [loc for loc in self.cells if self.cells[loc] != self.read[loc]]
+
+    def counts(self) -> dict[str, int]:
+        """Stones per colour on the corrected board (colours in cycle order), plus 'empty'."""
+        out = {c: 0 for c in self.colour_cycle()[1:]}
+        empty = 0
+        for colour in self.cells.values():
+            if colour is None:
+                empty += 1
+            else:
+                out[colour] += 1
+        return {**{c: n for c, n in out.items() if n}, "empty": empty}
+
+    # ----- geometry --------------------------------------------------------------------------
+    @functools.cached_property
+    def spacing(self) -> dict[str, float]:
+        """Each location's distance to its nearest neighbour in the photo (shrinks with perspective)."""
+        items = list(self.points.items())
+        out = {}
+        for loc, (x, y) in items:
+            out[loc] = min((math.hypot(x - u, y - v) for other, (u, v) in items if other != loc), default=1.0)
+        return out
+
+    # ----- what the engine makes of it -------------------------------------------------------
+    def position(self) -> dict[str, Any]:
+        """The corrected position (SPEC section 2)."""
+        return {"game": self.game, "cells": dict(self.cells)}
+
+    def score(self) -> dict[str, Any]:
+        """The engine's score of the corrected position; PositionError if it is not a possible board."""
+        return get_game(self.game).score_position(self.position())
+
+    def start_session(self, seed: int | None = None) -> Session:
+        """A game that starts at the corrected position, every seat a person; PositionError says why not."""
+        seed = random.randrange(1, 1_000_000) if seed is None else seed
+        state = get_game(self.game).from_position(self.position(), seed=seed)
+        if state.is_over():
+            raise PositionError("this position is already decided: " + state.outcome().describe())
+        session = Session(state)
+        session.advance_chance()
+        return session
+
+
+def read_answer(status: int, text: str, game: str) -> ScanReading:
+    """The reading in the companion's HTTP answer, or ScanError saying why there is none."""
+    if status in (0, 404, 405, 501):  # fetch failed (0), or a plain static server: no companion behind the page
+        raise ScanError(COMPANION_MISSING, missing=True)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if status != 200:
+        raise ScanError(describe_failure(status, data))
+    if data is None:
+        raise ScanError("the companion's answer is not JSON")
+    return ScanReading.from_answer(data, game)
+
+
+def describe_failure(status: int, data: Any) -> str:
+    """The companion's refusal as a sentence with what to do next."""
+    if isinstance(data, dict) and isinstance(data.get("error"), str):
+        reason = data["error"]
+        hint = HINTS.get(str(data.get("code")), "")
+        return f"The companion could not read this photo: {reason.rstrip('.')}." + (f" {hint}" if hint else "")
+    return f"The companion answered with an error (HTTP {status}). Try again, or restart ./stones start."
+
+
+# ----- HTML -------------------------------------------------------------------------------------
+def colour_name(colour: str | None) -> str:
+    return "empty" if colour is None else colour
+
+
+def _commands(text: str) -> str:
+    """Escaped text with the commands to type set as code."""
+    return re.sub(r"(\./stones start(?: --lan)?)", r"<code>\1</code>", esc(text))
+
+
+def _dot(colour: str) -> str:
+    return f'<span class="dot" style="background:{SOLID.get(colour, "#888")}"></span>'
+
+
+def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_GAMES, error: str = "") -> str:
+    """Choose the game, then take or choose a photo; says up front when the companion is missing."""
+    choices = "".join(
+        f'<label class="scan-game"><input type="radio" name="scan-game" value="{g}"{" checked" if g == game else ""}>'
+        f' {esc(get_game(g).title)}</label>' for g in games)
+    if companion is None:
+        status = '<p class="scan-status" id="scan-status" data-companion="checking">Looking for the companion…</p>'
+    elif companion:
+        status = ('<p class="scan-status" id="scan-status" data-companion="ready">The companion is ready: '
+                  'take the photo from above, the whole board in view.</p>')
+    else:
+        status = (f'<div class="scan-status missing" id="scan-status" data-companion="missing" role="alert">'
+                  f'<p>{_commands(COMPANION_MISSING)}</p>'
+                  f'<button type="button" data-action="scan-recheck">Check again</button></div>')
+    off = "" if companion else " disabled"
+    fail = f'<p class="msg msg-error" id="scan-error" role="alert">{_commands(error)}</p>' if error else ""
+    return (
+        f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan a board</h2>'
+        f'<p class="rules-text">Photograph a real board: the companion on your computer reads it, '
+        f'you check what it read, then score it or play on from it here.</p>'
+        f'<fieldset class="scan-games"><legend>Which game?</legend>{choices}</fieldset>'
+        f'{status}{fail}'
+        f'<div class="buttons scan-buttons">'
+        f'<button type="button" class="primary" data-action="scan-camera" aria-describedby="scan-status"{off}>Take a photo</button>'
+        f'<button type="button" data-action="scan-file" aria-describedby="scan-status"{off}>Choose a photo file</button>'
+        f'<button type="button" data-action="home">Back</button></div>'
+        f'<input type="file" id="scan-camera" accept="image/*" capture="environment" hidden>'
+        f'<input type="file" id="scan-file" accept="image/*" hidden>'
+        f'</section>'
+    )
+
+
+def reading_html(game: str, photo_url: str) -> str:
+    return (
+        f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan: {esc(get_game(game).title)}</h2>'
+        f'<div class="scan-reading" role="status"><div class="spinner" aria-hidden="true"></div>'
+        f'<p>Reading the board…</p></div>'
+        f'<div class="scan-photo waiting"><img src="{esc(photo_url)}" alt="your photo"></div></section>'
+    )
+
+
+def overlay_svg(reading: ScanReading) -> str:
+    """The reading drawn in the photo's pixels: a disc per stone, a small ring per empty location,
+    a dashed red ring round each location to check, a green ring round each one set by hand."""
+    width, height = reading.size
+    spacing = reading.spacing
+    parts = []
+    for loc, (x, y) in reading.points.items():
+        colour = reading.cells[loc]
+        radius = MARK_SHARE * spacing[loc]
+        classes = ["scan-cell", "stone" if colour else "empty"]
+        if reading.is_doubtful(loc):
+            classes.append("doubt")
+            state = f"read {round(100 * reading.confidence[loc])}% sure: check it"
+        elif loc in reading.checked:
+            classes.append("checked")
+            state = "checked"
+        else:
+            state = "sure"
+        marks = [f'<circle class="hit" r="{0.5 * spacing[loc]:.1f}"/>']
+        if colour:
+            marks.append(f'<circle class="disc" r="{0.55 * radius:.1f}" fill="{SOLID[colour]}"/>')
+        else:
+            marks.append(f'<circle class="hole" r="{0.25 * radius:.1f}"/>')
+        marks.append(f'<circle class="ring" r="{radius:.1f}"/>')
+        parts.append(
+            f'<g class="{" ".join(classes)}" transform="translate({x:.1f} {y:.1f})" data-action="scan-cell" '
+            f'data-cell="{esc(loc)}" data-colour="{colour_name(colour)}" role="button" tabindex="0" '
+            f'aria-label="{esc(loc)}: {colour_name(colour)}, {state}">{"".join(marks)}</g>')
+    return (f'<svg class="scan-overlay" id="scan-overlay" viewBox="0 0 {width:g} {height:g}" '
+            f'preserveAspectRatio="none" role="group" aria-label="the board as read: tap a location to change it">'
+            f'{"".join(parts)}</svg>')
+
+
+def side_html(reading: ScanReading, score: dict[str, Any] | None = None, message: tuple[str, str] = ("", "")) -> str:
+    """Beside the photo: what is left to check, what a tap does, the counts, the actions, the score."""
+    doubtful = len(reading.to_check())
+    if doubtful:
+        check = (f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> '
+                 f'{doubtful} {"cell" if doubtful == 1 else "cells"} to check</p>')
+    else:
+        check = '<p class="scan-count" data-to-check="0">Every location read with confidence.</p>'
+    order = " → ".join(colour_name(c) for c in reading.colour_cycle()) + " → empty"
+    counts = " · ".join(f'<span class="count">{_dot(c) if c != "empty" else ""}{n} {esc(c)}</span>'
+                        for c, n in reading.counts().items())
+    fixed = len(reading.corrected())
+    fixed_note = f' <span class="small">({fixed} corrected)</span>' if fixed else ""
+    kind, text = message
+    note = f'<p class="msg msg-{esc(kind)}">{esc(text)}</p>' if text else ""
+    took = f' Read by the companion in {reading.seconds:.1f} s.' if reading.seconds else ""
+    return (
+        f'{check}<p class="scan-counts">{counts}{fixed_note}</p>'
+        f'<p class="small">Tap a location to change it: {esc(order)}.{took}</p>'
+        f'<div class="buttons scan-actions">'
+        f'<button type="button" class="primary" data-action="scan-score">Score</button>'
+        f'<button type="button" data-action="scan-play">Continue this position as a game</button>'
+        f'<button type="button" data-action="scan-again">Scan another photo</button></div>'
+        f'<div id="scan-message" role="alert" aria-live="assertive">{note}</div>'
+        f'<div id="scan-score" aria-live="polite">{score_html(reading.game, score) if score else ""}</div>'
+    )
+
+
+def result_html(reading: ScanReading, photo_url: str, score: dict[str, Any] | None = None,
+                message: tuple[str, str] = ("", "")) -> str:
+    width, height = reading.size
+    ratio = width / height
+    return (
+        f'<section class="scan scan-result" data-game="{reading.game}" aria-labelledby="scan-title">'
+        f'<h2 id="scan-title">Scan: {esc(get_game(reading.game).title)}</h2>'
+        f'<div class="scan-layout">'
+        f'<div class="scan-photo" style="aspect-ratio:{width:g} / {height:g};max-width:min(100%, calc(78vh * {ratio:.4f}))">'
+        f'<img src="{esc(photo_url)}" alt="your photo of the board" width="{width:g}" height="{height:g}">'
+        f'{overlay_svg(reading)}</div>'
+        f'<aside class="scan-side" id="scan-side">{side_html(reading, score, message)}</aside>'
+        f'</div></section>'
+    )
+
+
+def score_html(game: str, score: dict[str, Any]) -> str:
+    """The engine's score per colour with the items that earned it."""
+    items: dict[str, list[str]] = {}
+    for item in score.get("items", []):
+        label = item.get("circle") or "-".join(item.get("cells", []))
+        items.setdefault(item.get("side"), []).append(label)
+    rows = []
+    for side, points in score["scores"].items():
+        earned = items.get(side, [])
+        detail = ""
+        if earned and game in ITEM_WORDS:
+            word = ITEM_WORDS[game][len(earned) != 1]
+            detail = f'<span class="items">{len(earned)} {word}: {esc(", ".join(earned))}</span>'
+        rows.append(f'<li data-side="{esc(side)}">{_dot(side)} <span class="who">{esc(side)}</span> '
+                    f'<b data-scan-score="{esc(side)}">{points}</b> {detail}</li>')
+    return f'<h3>Score</h3><ul class="scan-scores">{"".join(rows)}</ul>'
+
+
+# ----- the screen in the page ---------------------------------------------------------------------
+class ScanScreen:
+    """Drives the scan screen in the browser; `page` is main.py's Page (root, screen, session)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.game = SCAN_GAMES[0]
+        self.companion: bool | None = None
+        self.games: tuple[str, ...] = SCAN_GAMES
+        self.reading: ScanReading | None = None
+        self.photo_url = ""
+        self.score: dict[str, Any] | None = None
+        self.ticket = 0  # bumped by every visit and every photo: a late answer for an earlier one is dropped
+
+    # ----- screens ------------------------------------------------------------------------------
+    def show(self, error: str = "") -> None:
+        import asyncio
+        self.page.screen = "scan"
+        self.page.bump()
+        self.ticket += 1
+        self.page.root.innerHTML = pick_html(self.game, self.companion, self.games, error)
+        asyncio.ensure_future(self.check_companion())
+
+    async def check_companion(self) -> None:
+        """GET ./api/read: the companion answers with the games it reads; anything else means it is not there."""
+        from pyscript import window
+        ticket = self.ticket
+        try:
+            response = await window.fetch(API, _js_options({"method": "GET", "cache": "no-store"}))
+            info = json.loads(await response.text()) if response.status == 200 else {}
+        except Exception:  # network error, or not JSON (a static server's page)
+            info = {}
+        available = isinstance(info, dict) and info.get("ok") is True
+        if available:
+            self.games = tuple(g for g in SCAN_GAMES if g in info.get("games", SCAN_GAMES)) or SCAN_GAMES
+        if available != self.companion and self.page.screen == "scan" and ticket == self.ticket:  # still this screen
+            self.companion = available
+            chosen = self._chosen_game()
+            self.page.root.innerHTML = pick_html(chosen, available, self.games)
+        self.companion = available
+
+    def _chosen_game(self) -> str:
+        from pyscript import document
+        checked = document.querySelector('input[name="scan-game"]:checked')
+        if checked and checked.value in SCAN_GAMES:
+            self.game = checked.value
+        return self.game
+
+    def _render_result(self, message: tuple[str, str] = ("", "")) -> None:
+        self.page.root.innerHTML = result_html(self.reading, self.photo_url, self.score, message)
+
+    def _redraw(self, message: tuple[str, str] = ("", ""), focus: str = "") -> None:
+        from pyscript import document
+        document.getElementById("scan-overlay").outerHTML = overlay_svg(self.reading)
+        document.getElementById("scan-side").innerHTML = side_html(self.reading, self.score, message)
+        if focus:
+            for node in document.querySelectorAll("#scan-overlay [data-cell]"):
+                if node.getAttribute("data-cell") == focus:
+                    node.focus()
+
+    # ----- events -------------------------------------------------------------------------------
+    def act(self, action: str, node: Any) -> None:
+        from pyscript import document
+        if action == "scan":  # from the home screen: the game in progress, if the companion reads it
+            current = self.page.session.game.id if self.page.session else None
+            self.game = current if current in SCAN_GAMES else self.game
+            self.reading = None
+            self.show()
+        elif action in ("scan-camera", "scan-file"):
+            document.getElementById(action).click()
+        elif action == "scan-recheck":
+            self.companion = None
+            self.show()
+        elif action == "scan-again":
+            self.reading = None
+            self.score = None
+            self.show()
+        elif self.reading is None:
+            return
+        elif action == "scan-cell":
+            self.reading.cycle(node.getAttribute("data-cell"))
+            self._rescore()
+            self._redraw(focus=node.getAttribute("data-cell"))
+        elif action == "scan-score":
+            self.score = None
+            message = self._rescore(force=True)
+            self._redraw(message)
+        elif action == "scan-play":
+            self.play_on()
+
+    def key(self, event: Any) -> None:
+        """Enter or Space on a focused location taps it."""
+        target = event.target
+        if event.key in ("Enter", " ") and target.hasAttribute and target.hasAttribute("data-cell"):
+            event.preventDefault()
+            self.act("scan-cell", target)
+
+    def _rescore(self, force: bool = False) -> tuple[str, str]:
+        """Score the corrected board (once shown, the score follows every correction)."""
+        if self.score is None and not force:
+            return ("", "")
+        try:
+            self.score = self.reading.score()
+        except PositionError as exc:
+            self.score = None
+            return ("error", f"This board cannot be scored: {exc}")
+        return ("", "")
+
+    def photo_chosen(self, input_node: Any) -> None:
+        import asyncio
+        files = input_node.files
+        if files.length:
+            self._chosen_game()  # the game ticked when the photo arrives
+            asyncio.ensure_future(self.upload(files.item(0)))
+        input_node.value = ""
+
+    async def upload(self, file: Any) -> None:
+        from pyscript import window
+        self.ticket += 1
+        ticket = self.ticket
+        game = self.game
+        if self.photo_url:
+            window.URL.revokeObjectURL(self.photo_url)
+        self.photo_url = window.URL.createObjectURL(file)
+        self.reading, self.score = None, None
+        self.page.root.innerHTML = reading_html(game, self.photo_url)
+        form = window.FormData.new()
+        form.append("game", game)
+        form.append("image", file, file.name or "photo.jpg")
+        try:
+            response = await window.fetch(API, _js_options({"method": "POST", "body": form}))
+            status, text = int(response.status), await response.text()
+        except Exception:  # the server went away: fetch itself fails
+            status, text = 0, ""
+        if ticket != self.ticket or self.page.screen != "scan":
+            return  # another photo was chosen, or the person left the screen
+        try:
+            self.reading = read_answer(status, text, game)
+        except ScanError as exc:
+            if exc.missing:  # the companion went away: its box says what to start
+                self.companion = False
+            self.page.root.innerHTML = pick_html(game, self.companion, self.games, "" if exc.missing else str(exc))
+            return
+        self._render_result()
+
+    def play_on(self) -> None:
+        """Continue the corrected position as a game: it becomes the saved game in progress."""
+        page = self.page
+        try:
+            session = self.reading.start_session()
+        except StonesError as exc:
+            self._redraw(("error", f"This position cannot start a game: {exc}"))
+            return
+        assumed = getattr(session.state, "assumed", None) or []
+        page.bump()
+        page.session = session
+        page.msg = ("info", "Playing on from the scanned board." + (f" Assumed: {'; '.join(assumed)}." if assumed else ""))
+        page.save()
+        page.show_play()
+        page.schedule_ai()
+
+
+def _js_options(options: dict[str, Any]) -> Any:
+    """A Python dict as the plain JS object fetch() takes (a FormData body passes through as itself)."""
+    from pyodide.ffi import to_js
+    from pyscript import window
+    return to_js(options, dict_converter=window.Object.fromEntries)
