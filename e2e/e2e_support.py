@@ -84,6 +84,17 @@ def open_app(page: Any, url: str) -> float:
     return time.monotonic() - started
 
 
+def open_app_offline(page: Any, context: Any, url: str) -> None:
+    """A first visit (the service worker takes control and caches every file), then the network cut and the
+    page opened again: from here on the test plays with nothing but the cache. The context is the test's
+    own, so the network comes back with the next test."""
+    open_app(page, url)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=READY_TIMEOUT)
+    context.set_offline(True)
+    open_app(page, url)
+
+
 def start_three_stones(page: Any, mode: str = "pure-skill", seed: int = 1, seats: dict[str, str] | None = None) -> None:
     page.click("[data-action=home]")
     page.click('[data-game="three-stones"]')

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import open_app
+from e2e_support import open_app, open_app_offline
 
 from engine import get_game, load_record, save_record, score_position
 from engine.games.morris import POINT_NAMES
@@ -61,9 +61,10 @@ def saved_record(page: Any) -> dict[str, Any]:
     return json.loads(page.evaluate("localStorage.getItem('stones/current-game')"))
 
 
-def test_morris_whole_game_by_clicks_ends_with_the_engines_score(page, base_url, shot, console_errors) -> None:
-    """Both seats human: white takes whenever it can, black plays at random; every step through the board."""
-    open_app(page, base_url)
+def test_morris_whole_game_by_clicks_ends_with_the_engines_score(page, context, base_url, shot, console_errors) -> None:
+    """Both seats human: white takes whenever it can, black plays at random; every step through the board,
+    with the network cut after a first visit."""
+    open_app_offline(page, context, base_url)
     start_morris(page, seed=5)
     mirror = GAME.new_state({}, seed=5)
     rng = random.Random(5)

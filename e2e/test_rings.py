@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import export_record, move_count, open_app
+from e2e_support import export_record, move_count, open_app, open_app_offline
 
 from engine import load_record, score_position
 from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
@@ -69,8 +69,8 @@ def finish_turn(page: Any) -> None:
         page.wait_for_function(f"document.querySelectorAll('#moves .mv').length > {before}")
 
 
-def test_rings_whole_game_ends_with_the_engines_score(page, base_url, shot, console_errors) -> None:
-    open_app(page, base_url)
+def test_rings_whole_game_ends_with_the_engines_score(page, context, base_url, shot, console_errors) -> None:
+    open_app_offline(page, context, base_url)
     page.set_viewport_size({"width": 1280, "height": 800})
     start_rings(page, players=3, seed=11)
     players = ["black", "white", "red"]

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import open_app
+from e2e_support import open_app, open_app_offline
 
 from engine import get_game, load_record, score_position
 
@@ -49,9 +49,10 @@ def saved_record(page: Any) -> dict[str, Any]:
     return json.loads(page.evaluate("localStorage.getItem('stones/current-game')"))
 
 
-def test_sage_whole_game_against_the_random_ai(page, base_url, shot, console_errors) -> None:
-    """p1 (red and green) clicks, p2 (blue and yellow) is the random AI; 4 stones a colour keep it short."""
-    open_app(page, base_url)
+def test_sage_whole_game_against_the_random_ai(page, context, base_url, shot, console_errors) -> None:
+    """p1 (red and green) clicks, p2 (blue and yellow) is the random AI; 4 stones a colour keep it short;
+    the network is cut after a first visit."""
+    open_app_offline(page, context, base_url)
     start_sage(page, seed=56, stones=4, seats={"p2": "random"})
     rng = random.Random(56)
     seen: set[str] = set()

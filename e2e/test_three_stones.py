@@ -7,7 +7,8 @@ import random
 
 import pytest
 from e2e_support import (
-    export_record, legal_targets, move_count, open_app, play_moves, shown_scores, start_three_stones, stones,
+    export_record, legal_targets, move_count, open_app, open_app_offline, play_moves, shown_scores, start_three_stones,
+    stones,
 )
 
 from engine import load_record, score_position
@@ -15,8 +16,8 @@ from engine import load_record, score_position
 pytestmark = pytest.mark.browser
 
 
-def test_a_whole_game_ends_with_the_engines_score(page, base_url, shot, console_errors) -> None:
-    open_app(page, base_url)
+def test_a_whole_game_ends_with_the_engines_score(page, context, base_url, shot, console_errors) -> None:
+    open_app_offline(page, context, base_url)
     start_three_stones(page, mode="pure-skill", seed=4)
     rng = random.Random(4)
     for ply in range(80):

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import export_record, move_count, open_app
+from e2e_support import export_record, move_count, open_app, open_app_offline
 
 from engine import load_record
 
@@ -51,8 +51,8 @@ def act_and_wait(page: Any, selector: str) -> None:
     page.wait_for_function(f"document.querySelectorAll('#moves .mv').length > {before}")
 
 
-def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(page, base_url, shot, console_errors) -> None:
-    open_app(page, base_url)
+def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(page, context, base_url, shot, console_errors) -> None:
+    open_app_offline(page, context, base_url)
     page.set_viewport_size({"width": 1280, "height": 800})
     start_triple_domino(page, 2, seed=6, options={"target_score": "1"})
     rng = random.Random(6)
