@@ -457,9 +457,10 @@ class Morris(Game):
     Options = MorrisOptions
     palette = SIDES
     rules_summary = (
-        "Each player has nine pieces. Take turns placing them on empty points; once all are placed, "
-        "move one piece per turn along a line to an adjacent empty point. Three of your pieces in a row "
-        "on a line (a mill, never diagonal) lets you remove one opponent piece in the same turn; only a "
+        "Place your nine pieces, then move them along the lines: three in a row on a line (a mill) "
+        "takes one of the opponent's pieces. Take turns placing pieces on empty points; once all are "
+        "placed, move one piece per turn along a line to an adjacent empty point. A mill (never "
+        "diagonal) lets you remove one opponent piece in the same turn; only a "
         "newly closed mill counts, but opening and closing a mill again counts again. A player reduced "
         "to two pieces, or who cannot move, loses."
     )
