@@ -25,51 +25,40 @@ import cv2
 import numpy as np
 
 from .errors import VisionError
-from .layouts import SQRT3, Layout, ring_circles
+from .frame import Frame
+from .marks import grid_fit, mark_grid, ring_response, window_peaks
+from .layouts import SQRT3, Layout, grid_symmetries, ring_circles
 
-SMALL = 400  # long side of the segmentation copy
-DEBUG: dict | None = None          # set to {} to collect the candidates (for tuning scripts)
-OUTLINE_REFINE = True
-SILHOUETTE_ECC = True
+SMALL = 400                        # long side of the segmentation copy
+GRID_CANDIDATES = 10               # distinct outline fits tried on the lattice of round marks
+GRID_FINE_S = 20.0                 # pixels per board unit of the full-resolution lattice fit
+LINE_S = {"morris": 40.0, "rings": 60.0}  # pixels per board unit where drawn lines are followed
+SNAP_S = 24.0                      # pixels per board unit where drawn lines are searched widely
+STONE_S = 20.0                     # pixels per board unit where drawn boards' stones are looked for
+CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
+LINE_TOL = 0.05                    # board units: a drawn line found this close to the fit's is where it says
+STONE_EDGE = 0.45                  # a stone's round edge: this share of the strongest ones in the warp
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vision-detect")
-MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them  # long side of the segmentation copy
+MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
 
 
 @dataclass
 class Detection:
     H: np.ndarray            # board units -> image pixels
     score: float             # feature correlation after refinement (0..1)
-    polygon: np.ndarray      # fitted outline in image pixels (canonical order)
     source: str = ""
     support: float = 0.0     # share of the outline where the photo shows an edge
     camera_error: float = 0.0  # distance from a real camera's view of a flat board
+    evidence: float = 0.0    # the board's own marks where the fit puts them: round marks (marks.GridFit), drawn lines
+    orientation_margin: float = 0.0  # oriented boards: how much better this way round fits than turned
+    present: float = 1.0     # lattice boards: share of the marks seen (marks.GridFit) ...
+    outside: float = 0.0     # ... and round edges beyond a side that has none, against the marks'
 
     def project(self, pts: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
 
 
 # ----------------------------------------------------------------- canonical frames
-
-class Frame:
-    """Canonical raster of a layout: `s` pixels per board unit, margin `m` units."""
-
-    def __init__(self, layout: Layout, s: float, margin: float = 0.6):
-        x0, y0, x1, y1 = layout.bounds()
-        self.layout, self.s = layout, s
-        self.x0, self.y1 = x0 - margin, y1 + margin
-        self.w = int(math.ceil((x1 - x0 + 2 * margin) * s))
-        self.h = int(math.ceil((y1 - y0 + 2 * margin) * s))
-        self.C = np.array([[s, 0, -self.x0 * s], [0, -s, self.y1 * s], [0, 0, 1.0]])
-
-    def to_px(self, pts) -> np.ndarray:
-        pts = np.asarray(pts, np.float64).reshape(-1, 2)
-        return np.stack([(pts[:, 0] - self.x0) * self.s, (self.y1 - pts[:, 1]) * self.s], axis=1)
-
-    def warp(self, img: np.ndarray, H: np.ndarray, interp=cv2.INTER_LINEAR) -> np.ndarray:
-        M = H @ np.linalg.inv(self.C)
-        return cv2.warpPerspective(img, M, (self.w, self.h), flags=interp | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
-
 
 def feature_template(frame: Frame) -> np.ndarray:
     """Drawing of the board's own features in the canonical frame (float32, 0..1)."""
@@ -140,7 +129,9 @@ def _fill(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def candidate_masks(small: np.ndarray, stone_px: float) -> list[tuple[str, np.ndarray]]:
+def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> list[tuple[str, np.ndarray]]:
+    """Regions that may be the board: colour clusters, colour + grain texture clusters, round-blob
+    density, for drawn boards thin-dark-line density, and what differs from the frame's border."""
     h, w = small.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.5), cv2.COLOR_BGR2Lab).astype(np.float32)
     feats = lab.reshape(-1, 3).copy()
@@ -195,6 +186,15 @@ def candidate_masks(small: np.ndarray, stone_px: float) -> list[tuple[str, np.nd
     for tt in (t * 0.7, t):
         m = (d8 > tt).astype(np.uint8) * 255
         out.append((f"blob{int(tt)}", m))
+    if drawn:
+        # where thin dark lines are dense: a drawn board on a table of its own wood still has its
+        # lines (table grain is broad or sparse at this scale)
+        bh = cv2.morphologyEx(gs, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        thin = (bh > np.percentile(bh, 95)).astype(np.float32)
+        dens = cv2.GaussianBlur(thin, (0, 0), max(6.0, stone_px * 1.5))
+        d8 = np.clip(dens * 255 / max(1e-6, float(dens.max())), 0, 255).astype(np.uint8)
+        t, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        out.append((f"lines{int(t)}", (d8 > t).astype(np.uint8) * 255))
     # border colour model: what touches the frame's edge is table
     bw = max(4, int(0.03 * min(h, w)))
     border = np.concatenate([lab[:bw].reshape(-1, 3), lab[-bw:].reshape(-1, 3),
@@ -363,10 +363,7 @@ def shape_homographies(mask: np.ndarray, layout: Layout, steps: int = 36,
         # so every angle that overlaps nearly as well goes on to the feature score
         top = max(s for s, _ in scored)
         return [H for iou, H in scored if iou >= max(0.6, 0.9 * top)]
-    out = [H for iou, H in peaks[:2] if iou >= 0.6]
-    if SILHOUETTE_ECC:
-        out = [_silhouette_ecc(region, H, layout) for H in out]
-    return out
+    return [_silhouette_ecc(region, H, layout) for iou, H in peaks[:2] if iou >= 0.6]
 
 
 def _signed_area(p: np.ndarray) -> float:
@@ -469,48 +466,6 @@ def _plausible(H: np.ndarray, layout: Layout, shape) -> bool:
     return camera_error(H, shape) < MAX_CAMERA_ERROR_CANDIDATE
 
 
-def blob_refine(gray: np.ndarray, H: np.ndarray, layout: Layout, rounds=(0.5, 0.35, 0.2)) -> np.ndarray:
-    """Pocket boards: pull the fit onto the round things (pockets, stones) near each location."""
-    fr = Frame(layout, 20.0, margin=0.8)
-    sig = 0.28 * fr.s
-    for win in rounds:
-        w = fr.warp(gray, H)
-        b = cv2.GaussianBlur(w, (0, 0), sig)
-        lxx = cv2.Sobel(b, cv2.CV_32F, 2, 0)
-        lyy = cv2.Sobel(b, cv2.CV_32F, 0, 2)
-        lxy = cv2.Sobel(b, cv2.CV_32F, 1, 1)
-        doh = lxx * lyy - lxy * lxy
-        cen = fr.to_px(layout.xy)
-        R = int(win * fr.s)
-        src_pts, dst_pts = [], []
-        for (cx, cy), xy in zip(cen, layout.xy):
-            x0, y0 = int(round(cx)) - R, int(round(cy)) - R
-            x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1
-            if x0 < 0 or y0 < 0 or x1 > doh.shape[1] or y1 > doh.shape[0]:
-                continue
-            patch = doh[y0:y1, x0:x1]
-            j = int(np.argmax(patch))
-            py, px = divmod(j, patch.shape[1])
-            if patch[py, px] <= 0:
-                continue
-            src_pts.append(xy)
-            dst_pts.append((x0 + px, y0 + py))
-        if len(src_pts) < 8:
-            return H
-        dst = np.array(dst_pts, np.float64)
-        # canonical px -> board units (what the current H would call them)
-        units = np.stack([dst[:, 0] / fr.s + fr.x0, fr.y1 - dst[:, 1] / fr.s], 1)
-        img_pts = cv2.perspectiveTransform(units.reshape(-1, 1, 2), H).reshape(-1, 2)
-        # the RANSAC threshold: 0.15 board units in image pixels
-        c = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), H).reshape(-1, 2)
-        thr = max(1.0, 0.15 * float(np.linalg.norm(c[1] - c[0])))
-        H2, inl = cv2.findHomography(np.array(src_pts), img_pts, cv2.RANSAC, thr)
-        if H2 is None or inl is None or inl.sum() < max(8, 0.4 * len(src_pts)):
-            return H
-        H = H2 / H2[2, 2]
-    return H
-
-
 @functools.lru_cache(maxsize=8)
 def _line_samples(game: str, step: float = 0.08) -> tuple[np.ndarray, np.ndarray]:
     """Points on the board's drawn lines (board units) and their normals, away from the locations."""
@@ -553,36 +508,92 @@ def _line_samples(game: str, step: float = 0.08) -> tuple[np.ndarray, np.ndarray
     return pts[ok], nrm[ok]
 
 
-def line_refine(gray: np.ndarray, H: np.ndarray, layout: Layout, rounds=(0.3, 0.2, 0.12)) -> np.ndarray:
-    """Drawn boards: pull the fit onto the dark lines (morris squares, rings circles)."""
+def _line_peaks(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Along the normal of every drawn-line sample: where, within +-win board units, the darkest
+    thin line lies.  Returns (samples, offsets along their normals, peak is strong)."""
     pts, nrm = _line_samples(layout.game)
-    if len(pts) < 20:
-        return H
-    s = 40.0 if layout.game == "morris" else 60.0
+    s = LINE_S[layout.game]
     fr = Frame(layout, s, margin=0.5)
+    w = fr.warp(gray, H)
+    k = max(3, int(round(0.2 * s)) | 1)
+    bh = cv2.morphologyEx(cv2.GaussianBlur(w, (0, 0), 1.0), cv2.MORPH_BLACKHAT,
+                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    offs = np.linspace(-win, win, int(2 * win * s) + 1)
+    P = pts[:, None, :] + offs[None, :, None] * nrm[:, None, :]
+    px = fr.to_px(P.reshape(-1, 2)).reshape(len(pts), len(offs), 2).astype(np.float32)
+    vals = cv2.remap(bh, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
+    j = np.argmax(vals, axis=1)
+    peak = vals[np.arange(len(pts)), j]
+    return pts, offs[j], peak > max(2.0, float(np.percentile(peak, 40)))
+
+
+def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.5, step: float = 0.05,
+              scales: tuple[float, ...] = (0.97, 1.0, 1.03)) -> np.ndarray:
+    """Drawn boards: the shift (and slight scale) within `reach` board units that lays the most
+    drawn-line samples on dark thin lines -- a wider reach than `line_refine`'s, for outline fits
+    pushed off by the board's visible side or its shadow."""
+    pts, _ = _line_samples(layout.game)
+    s = SNAP_S
+    fr = Frame(layout, s, margin=0.5 + reach)
+    k = max(3, int(round(0.25 * s)) | 1)
+    bh = cv2.morphologyEx(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), cv2.MORPH_BLACKHAT,
+                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    bh = cv2.GaussianBlur(np.minimum(bh, np.percentile(bh, 99.5)), (0, 0), 0.6)
+    d = np.arange(-reach, reach + 1e-9, step)
+    dx, dy = np.meshgrid(d, d)
+    shifts = np.stack([dx.ravel(), dy.ravel()], 1)
+    best = (-1.0, 1.0, np.zeros(2))
+    for sc in scales:
+        P = (pts * sc)[None, :, :] + shifts[:, None, :]
+        px = fr.to_px(P.reshape(-1, 2)).astype(np.float32).reshape(len(shifts), len(pts), 2)
+        score = cv2.remap(bh, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean(1)
+        i = int(np.argmax(score))
+        if score[i] > best[0]:
+            best = (float(score[i]), sc, shifts[i])
+    _, sc, (tx, ty) = best
+    return H @ np.array([[sc, 0.0, tx], [0.0, sc, ty], [0.0, 0.0, 1.0]])
+
+
+def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
+    """Drawn boards: share of the drawn-line samples whose line lies right where the fit puts it."""
+    pts, off, strong = _line_peaks(gray, H, layout, 0.2)
+    return float((strong & (np.abs(off) <= LINE_TOL)).sum()) / max(1, int(strong.sum()))
+
+
+def line_refine(gray: np.ndarray, H: np.ndarray, layout: Layout, rounds=(0.3, 0.2, 0.12)) -> np.ndarray:
+    """Drawn boards: pull the fit onto the dark lines (morris squares, rings circles) or onto
+    the round edges of the stones (a crowded rings board hides most of its lines)."""
+    _, nrm = _line_samples(layout.game)
+    if len(nrm) < 20:
+        return H
+    fr_st = Frame(layout, STONE_S, margin=0.5)
+    radii = tuple(layout.stone_radius * f for f in (0.85, 1.0, 1.15))
     for win in rounds:
-        w = fr.warp(gray, H)
-        k = max(3, int(round(0.2 * s)) | 1)
-        bh = cv2.morphologyEx(cv2.GaussianBlur(w, (0, 0), 1.0), cv2.MORPH_BLACKHAT,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        offs = np.linspace(-win, win, int(2 * win * s) + 1)
-        # sample the black-hat along each normal
-        P = pts[:, None, :] + offs[None, :, None] * nrm[:, None, :]
-        px = fr.to_px(P.reshape(-1, 2)).reshape(len(pts), len(offs), 2).astype(np.float32)
-        vals = cv2.remap(bh, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
-        j = np.argmax(vals, axis=1)
-        peak = vals[np.arange(len(pts)), j]
-        strong = peak > max(2.0, np.percentile(peak, 40))
-        if strong.sum() < 20:
+        pts, off, strong = _line_peaks(gray, H, layout, win)
+        lines = (pts[strong], (pts + off[:, None] * nrm)[strong])
+        # stones: the strongest round edge of a stone's size near each location
+        resp = ring_response(fr_st.warp(gray, H), STONE_S, radii)
+        ok, pos, val = window_peaks(resp, fr_st.to_px(layout.xy), max(1, int(round(win * STONE_S))))
+        sure = val > STONE_EDGE * (float(np.percentile(resp, 99.5)) + 1e-6)
+        stones = (layout.xy[ok][sure], fr_st.to_units(pos[sure]))
+        # each kind of mark on its own (the stones stand a little above the lines): the
+        # more self-consistent fit wins
+        best = None
+        for (src, found), least in ((lines, 20), (stones, 12)):
+            if len(src) < least:
+                continue
+            img_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), H).reshape(-1, 2)
+            c = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), H).reshape(-1, 2)
+            thr = max(1.0, 0.05 * float(np.linalg.norm(c[1] - c[0])))
+            H2, inl = cv2.findHomography(src, img_pts, cv2.RANSAC, thr)
+            if H2 is None or inl is None:
+                continue
+            share = float(inl.sum()) / len(src)
+            if share >= 0.3 and (best is None or share > best[0]):
+                best = (share, H2 / H2[2, 2])
+        if best is None:
             return H
-        found = pts + offs[j][:, None] * nrm
-        img_pts = cv2.perspectiveTransform(found[strong].reshape(-1, 1, 2), H).reshape(-1, 2)
-        c = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), H).reshape(-1, 2)
-        thr = max(1.0, 0.05 * float(np.linalg.norm(c[1] - c[0])))
-        H2, inl = cv2.findHomography(pts[strong], img_pts, cv2.RANSAC, thr)
-        if H2 is None or inl is None or inl.sum() < 0.3 * strong.sum():
-            return H
-        H = H2 / H2[2, 2]
+        H = best[1]
     return H
 
 
@@ -623,10 +634,15 @@ def outline_refine(img: np.ndarray, H: np.ndarray, layout: Layout, rounds=(0.35,
     return H
 
 
-def find_board(img: np.ndarray, layout: Layout) -> Detection:
-    h, w = img.shape[:2]
-    sc = SMALL / max(h, w)
-    small = cv2.resize(img, (round(w * sc), round(h * sc)), interpolation=cv2.INTER_AREA)
+@dataclass
+class Candidate:
+    rank: float              # coarse feature score + half the outline support
+    H: np.ndarray            # board units -> pixels of the small copy
+    source: str              # which mask and fit made it
+
+
+def candidates(small: np.ndarray, layout: Layout) -> list[Candidate]:
+    """Every plausible outline fit to every candidate region, best ranked first."""
     sh, sw = small.shape[:2]
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lab_small = support_lab(small)
@@ -634,70 +650,131 @@ def find_board(img: np.ndarray, layout: Layout) -> Detection:
     span = float(np.ptp(layout.outline[:, 0]))
     stone_px = 2 * layout.stone_radius * min(sh, sw) * 0.6 / span
     n = len(layout.outline)
-    coarse = Scorer(layout, s=max(6.0, 160.0 / span), blur=1.5)
-    cands = []
+    coarse = _coarse_scorer(layout)
+    out: list[Candidate] = []
     seen = []
-    for name, mask in candidate_masks(small, stone_px):
+
+    def add(H: np.ndarray, name: str) -> None:
+        if _plausible(H, layout, small.shape):
+            rank = coarse.score(gray_small, H) + 0.5 * outline_support(small, H, layout, lab=lab_small)
+            out.append(Candidate(rank, H, name))
+
+    for name, mask in candidate_masks(small, stone_px, drawn=mark_grid(layout.game) is None):
         filled = _fill(mask)
         ko = max(5, int(stone_px * 2.0) | 1)
         opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko)))
         polys = fit_polygons(filled, n, 0.06 * sw * sh, 0.97 * sw * sh)
         if np.count_nonzero(opened != filled) > 0.01 * sw * sh:
             polys += fit_polygons(opened, n, 0.06 * sw * sh, 0.97 * sw * sh)
-        for H in shape_homographies(filled, layout, target=feature_outline(layout) if name.startswith("blob") else None):
-            if _plausible(H, layout, small.shape):
-                s0 = coarse.score(gray_small, H)
-                u0 = outline_support(small, H, layout, lab=lab_small)
-                p = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
-                cands.append((s0 + 0.5 * u0, H, p, "m" + name))
+        # feature-density regions end about a stone outside the outermost locations
+        target = feature_outline(layout) if name.startswith(("blob", "lines")) else None
+        for H in shape_homographies(filled, layout, target=target):
+            add(H, "m" + name)
         for poly in polys:
             key = poly.mean(0)
             if any(np.linalg.norm(key - k2) < 3 and abs(abs(_signed_area(poly)) - a2) < 0.02 * a2 for k2, a2 in seen):
                 continue
             seen.append((key, abs(_signed_area(poly))))
-            target = feature_outline(layout) if name.startswith("blob") else None
+            # the polygon's corners taken in turn: turns the lattice maps onto itself are one fit
+            kept: list[np.ndarray] = []
             for H in homographies_for(poly, layout, target):
-                if _plausible(H, layout, small.shape):
-                    s0 = coarse.score(gray_small, H)
-                    u0 = outline_support(small, H, layout, lab=lab_small)
-                    cands.append((s0 + 0.5 * u0, H, poly, name))
+                if not any(same_fit(H, K, layout, 1.0) for K in kept):
+                    kept.append(H)
+                    add(H, name)
+    out.sort(key=lambda c: -c.rank)
+    return out
+
+
+def same_fit(H1: np.ndarray, H2: np.ndarray, layout: Layout, tol: float) -> bool:
+    """True when two fits put the board's locations in the same places (up to the grid's turns)."""
+    p1 = cv2.perspectiveTransform(layout.xy.reshape(-1, 1, 2), H1).reshape(-1, 2)
+    for S in grid_symmetries(layout.game):
+        p2 = cv2.perspectiveTransform((layout.xy @ S.T).reshape(-1, 1, 2), H2).reshape(-1, 2)
+        if np.abs(p1 - p2).max() < tol:
+            return True
+    return False
+
+
+def distinct(cands: list[Candidate], layout: Layout, tol: float, k: int, per_source: int) -> list[Candidate]:
+    """The best `k` candidates that differ from each other, at most `per_source` per mask."""
+    picked: list[Candidate] = []
+    used: dict[str, int] = {}
+    for c in cands:
+        if len(picked) >= k:
+            break
+        key = c.source.lstrip("m")
+        if used.get(key, 0) >= per_source or any(same_fit(c.H, q.H, layout, tol) for q in picked):
+            continue
+        used[key] = used.get(key, 0) + 1
+        picked.append(c)
+    return picked
+
+
+def find_board(img: np.ndarray, layout: Layout) -> Detection:
+    h, w = img.shape[:2]
+    sc = SMALL / max(h, w)
+    small = cv2.resize(img, (round(w * sc), round(h * sc)), interpolation=cv2.INTER_AREA)
+    cands = candidates(small, layout)
     if not cands:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
-    cands.sort(key=lambda c: -c[0])
-    if DEBUG is not None:
-        DEBUG["cands"] = cands
-    # refine the best few distinct ones at low resolution, keep the best
-    picked = []
-    tried: list[np.ndarray] = []
-    tol = 0.03 * max(sw, sh)
-    per_source: dict[str, int] = {}
-    for sc0, H, poly, name in cands:
-        if len(tried) >= 6:
-            break
-        p = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
-        if any(np.abs(p - q).max() < tol for q in tried):
-            continue
-        src_key = name.lstrip("m")
-        if per_source.get(src_key, 0) >= 2:
-            continue
-        per_source[src_key] = per_source.get(src_key, 0) + 1
-        tried.append(p)
-        picked.append((H, poly, name))
+    tol = 0.03 * max(small.shape[:2])
+    if mark_grid(layout.game) is not None:
+        return _find_on_grid(img, small, distinct(cands, layout, tol, GRID_CANDIDATES, 3), layout)
+    return _find_drawn(img, small, distinct(cands, layout, tol, 6, 2), layout)
 
-    def coarse_refine(item):
-        H, poly, name = item
-        if layout.marks == "pocket":
-            H = blob_refine(gray_small, H, layout)
-        H1, s1 = coarse.refine(gray_small, H, 15)
+
+def _find_on_grid(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout) -> Detection:
+    """Boards with a lattice of round marks (pockets, rings' circles): every candidate is pulled
+    onto the lattice at low resolution; the one with the clearest lattice is polished at full
+    resolution."""
+    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fits = list(_POOL.map(lambda c: grid_fit(gray_small, c.H, layout), picked))
+    i = max(range(len(fits)), key=lambda j: fits[j].evidence)
+    sc = small.shape[1] / img.shape[1]
+    S = np.diag([1 / sc, 1 / sc, 1.0])
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fit = grid_fit(gray, S @ fits[i].H, layout, s=GRID_FINE_S, rounds=(0.2, 0.1), shift=False)
+    span = float(np.ptp(layout.outline[:, 0]))
+    fine = Scorer(layout, s=max(12.0, 320.0 / span), blur=1.3)
+    Ms = np.linalg.inv(S)
+
+    def rank(Hx: np.ndarray) -> tuple[float, float, float]:
+        score, support = fine.score(gray, Hx), outline_support(small, Ms @ Hx, layout)
+        return score + 0.5 * support, score, support
+
+    H, margin = fit.H, 0.0
+    (r, score, support) = rank(H)
+    if layout.oriented:
+        # the pocket lattice fits either way round: the outline (the numbered edge's wide margin) decides
+        H_turned = H @ np.diag([-1.0, -1.0, 1.0])
+        r2, score2, support2 = rank(H_turned)
+        margin = abs(r - r2)
+        if r2 > r:
+            H, score, support = H_turned, score2, support2
+    return Detection(H=H, score=score, source=picked[i].source, support=support,
+                     camera_error=camera_error(H, img.shape), evidence=fit.evidence, orientation_margin=margin,
+                     present=fit.present, outside=fit.outside)
+
+
+def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout) -> Detection:
+    """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
+    the best two at full resolution on the drawn lines, the outline and the drawing again."""
+    h, w = img.shape[:2]
+    sc = small.shape[1] / w
+    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lab_small = support_lab(small)
+    coarse = _coarse_scorer(layout)
+    span = float(np.ptp(layout.outline[:, 0]))
+
+    def coarse_refine(c: Candidate):
+        H1, s1 = coarse.refine(gray_small, c.H, 15)
         if not _plausible(H1, layout, small.shape):
-            H1, s1 = H, coarse.score(gray_small, H)
+            H1, s1 = c.H, coarse.score(gray_small, c.H)
         sup = outline_support(small, H1, layout, lab=lab_small)
-        return (s1 + 0.5 * sup, H1, poly, name)
+        return (s1 + 0.5 * sup, H1, c.source)
 
     # OpenCV lets go of the GIL: the two cores refine two candidates at once
-    refined = list(_POOL.map(coarse_refine, picked))
-    refined.sort(key=lambda r: -r[0])
-    # the best two at full resolution: local refinement on the board's own marks, then ECC
+    refined = sorted(_POOL.map(coarse_refine, picked), key=lambda r: -r[0])
     S = np.diag([1 / sc, 1 / sc, 1.0])
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     fine = Scorer(layout, s=max(12.0, 320.0 / span), blur=1.3)
@@ -706,29 +783,33 @@ def find_board(img: np.ndarray, layout: Layout) -> Detection:
     Mh = np.diag([half, half, 1.0]) if half < 1 else np.eye(3)
     lab_mid = support_lab(mid)
 
-    def local(Hx):
-        if layout.marks in ("point", "crossing"):
-            return line_refine(gray, Hx, layout)
-        return blob_refine(gray, Hx, layout, rounds=(0.3, 0.2))
-
-    def final(item):
-        _, Hs, poly, name = item
+    def final(item) -> tuple[float, np.ndarray, str]:
+        _, Hs, name = item
         H = S @ Hs
-        options = [H, local(H)]
-        if OUTLINE_REFINE:
-            options.append(local(outline_refine(img, H, layout)))
-        H = max(options, key=lambda Hx: fine.score(gray, Hx) if _plausible(Hx, layout, img.shape) else -9)
-        H2, s2 = fine.refine(gray, H, 30)
-        score = fine.score(gray, H)
-        if _plausible(H2, layout, img.shape) and s2 >= score - 1e-3:
-            H, score = H2, s2
-        support = outline_support(mid, Mh @ H, layout, lab=lab_mid)
-        return (score + 0.5 * support, H / H[2, 2], score, support, poly, name)
+        starts = (H, outline_refine(img, H, layout), line_snap(gray, H, layout))
+        options = [Hx for Hx in _POOL.map(lambda H0: line_refine(gray, H0, layout), starts)
+                   if _plausible(Hx, layout, img.shape)] or [H]
+        ev = [line_evidence(gray, Hx, layout) for Hx in options]
+        if max(ev) < CLEAR_LINES[layout.game]:
+            # ECC on the whole drawing from the best of them (it holds where stones hide the lines)
+            H_ecc = fine.refine(gray, options[int(np.argmax(ev))], 30)[0]
+            if _plausible(H_ecc, layout, img.shape):
+                options.append(H_ecc)
+                ev.append(line_evidence(gray, H_ecc, layout))
+        k = int(np.argmax(ev))
+        return ev[k], options[k] / options[k][2, 2], name
 
-    best = max(_POOL.map(final, refined[:2]), key=lambda r: r[0])
-    _, H, score, support, poly, name = best
-    return Detection(H=H, score=score, polygon=poly / sc, source=name, support=support,
-                     camera_error=camera_error(H, img.shape))
+    # the best candidate first; the runner-up only when the lines do not clearly agree
+    ev, H, name = final(refined[0])
+    if ev < CLEAR_LINES[layout.game] and len(refined) > 1:
+        ev, H, name = max((ev, H, name), final(refined[1]), key=lambda r: r[0])
+    return Detection(H=H, score=fine.score(gray, H), source=name, support=outline_support(mid, Mh @ H, layout, lab=lab_mid),
+                     camera_error=camera_error(H, img.shape), evidence=ev)
+
+
+def _coarse_scorer(layout: Layout) -> "Scorer":
+    span = float(np.ptp(layout.outline[:, 0]))
+    return Scorer(layout, s=max(6.0, 160.0 / span), blur=1.5)
 
 
 def support_lab(img: np.ndarray) -> np.ndarray:

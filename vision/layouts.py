@@ -166,6 +166,20 @@ def spec_ids(game: str) -> set[str]:
     raise KeyError(game)
 
 
+@functools.lru_cache(maxsize=None)
+def grid_symmetries(game: str) -> tuple[np.ndarray, ...]:
+    """Proper rotations that map the locations onto themselves, outline or not: a fit of the
+    locations alone cannot tell these apart (sage-stones' 7x9 grid turned 180 degrees)."""
+    xy = get_layout(game).xy
+    out = []
+    for k in range(12):
+        R = _rot(30.0 * k)
+        moved = xy @ R.T
+        if np.linalg.norm(moved[:, None, :] - xy[None], axis=2).min(1).max() < 1e-6:
+            out.append(np.round(R, 12))
+    return tuple(out)
+
+
 def permutation(layout: Layout, sym: np.ndarray) -> list[int]:
     """Index map i -> j such that location i moved by `sym` lands on location j."""
     moved = layout.xy @ sym.T

@@ -11,14 +11,18 @@ import cv2
 import numpy as np
 
 from .classify import cell_features, classify, harmonize
-from .detect import Detection, Frame, edge_map, find_board
+from .detect import Detection, find_board
 from .errors import VisionError
 from .io import read_image
-from .layouts import GAMES, Layout, get_layout, permutation
+from .layouts import GAMES, Layout, get_layout
 
-MIN_SCORE = 0.20          # feature correlation below which no board is claimed
-MIN_SUPPORT = 0.75        # share of the outline that must show a real edge
 MAX_CAMERA_ERROR = 0.06  # the fit must be what a real camera sees of this board's shape
+# the board's own marks where the fit puts them (`Detection.evidence`): pocket boards the contrast
+# of round edges at the pockets against the lattice just outside, drawn boards the share of
+# their line samples on a dark line
+MIN_EVIDENCE = {"three-stones": 0.5, "sage-stones": 0.5, "morris": 0.75, "rings": 0.3}
+MIN_PRESENT = 0.9         # pocket boards: share of the pockets seen (a smaller board leaves a bigger one's empty)
+MAX_OUTSIDE = 0.3         # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)
 MIN_STONE_PX = 5.0        # a stone must be at least this many pixels in radius
 DARK_MEAN, DARK_P99 = 28.0, 70.0
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
@@ -80,29 +84,6 @@ def _canonical_orientation(H: np.ndarray, layout: Layout) -> tuple[np.ndarray, l
     return H2, None
 
 
-def _numbered_side(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
-    """Sage-stones: its numbered short edge has the wide margin (the engraved column numbers lie
-    there).  The pocket grid fits either way round; the outline and the number band decide."""
-    from .detect import Scorer, outline_support
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    span = float(np.ptp(layout.outline[:, 0]))
-    sc = Scorer(layout, s=max(10.0, 260.0 / span), blur=1.5)
-    fr = Frame(layout, 24.0, margin=0.2)
-    res = []
-    for A in (np.eye(3), np.diag([-1.0, -1.0, 1.0])):  # as found / turned 180 degrees about the grid centre
-        H2 = H @ A
-        e = edge_map(fr.warp(gray, H2), 1.0)
-        band = fr.to_px([[-3.3, -4.5], [3.3, -5.5]])
-        x0, y0 = np.round(band.min(0)).astype(int)
-        x1, y1 = np.round(band.max(0)).astype(int)
-        ink = float(e[y0:y1, x0:x1].mean()) if y1 > y0 and x1 > x0 else 0.0
-        res.append((sc.score(gray, H2) + 0.5 * outline_support(img, H2, layout), ink, H2))
-    (a, ia, Ha), (b, ib, Hb) = res
-    if a >= b:
-        return Ha, a - b
-    return Hb, b - a
-
-
 def read_board(source, game: str) -> Reading:
     t0 = time.perf_counter()
     if game not in GAMES:
@@ -116,7 +97,7 @@ def read_board(source, game: str) -> Reading:
         det = find_board(img, layout)
     except VisionError:
         det = None
-    if det is None or not _accept(det):
+    if det is None or not _accept(det, game):
         _refuse(img, game, det)
     if game in LOOKALIKES and det.support < 0.9:  # a clean outline all round needs no second look
         # a bigger board of another game can hold this one's grid (three-stones' 9x9 pockets
@@ -126,15 +107,14 @@ def read_board(source, game: str) -> Reading:
             d2 = find_board(img, get_layout(other))
         except VisionError:
             d2 = None
-        if d2 is not None and _accept(d2) and d2.score + 0.5 * d2.support > det.score + 0.5 * det.support:
+        if d2 is not None and _accept(d2, other) and _quality(d2, other) > _quality(det, game):
             raise VisionError(f"this looks like a {other} board, not {game}", "wrong_game")
     H = det.H
     orientation: dict[str, Any]
-    if layout.oriented:
-        H, margin = _numbered_side(img, H, layout)
+    if layout.oriented:  # the detection chose the way round (the numbered edge's wide margin)
         orientation = {"canonical": False,
                        "how": "from the board: the numbered short edge (wide margin with the engraved column numbers) is below row 1",
-                       "certainty": round(float(min(1.0, max(0.0, margin * 4))), 2)}
+                       "certainty": round(float(min(1.0, max(0.0, det.orientation_margin * 4))), 2)}
     else:
         H, _ = _canonical_orientation(H, layout)
         orientation = {"canonical": True,
@@ -158,15 +138,17 @@ def read_board(source, game: str) -> Reading:
                    seconds=time.perf_counter() - t0, H=H, image=img)
 
 
-def _accept(det: Detection) -> bool:
-    if det.score >= MIN_SCORE and det.support >= MIN_SUPPORT and det.camera_error <= MAX_CAMERA_ERROR:
-        return True
-    # a faint board (few stones, dim light): its features correlate weakly, but then its
-    # outline must be all there and exactly what a camera sees of this shape
-    if det.score >= 0.1 and det.support >= 0.9 and det.camera_error <= 0.03:
-        return True
-    # strong features and an exact camera fit: part of the edge may melt into the table
-    return det.score >= 0.35 and det.support >= 0.5 and det.camera_error <= 0.02
+def _quality(det: Detection, game: str) -> float:
+    """How clearly the board's own marks show where the fit puts them, 1 at the acceptance line."""
+    return det.evidence / MIN_EVIDENCE[game]
+
+
+def _accept(det: Detection, game: str) -> bool:
+    # the board's own marks (pockets, drawn lines) right where the fit puts them -- for a
+    # pocket lattice all of them, and no more beyond its clear sides -- and a fit a real
+    # camera can make of a flat board of this shape
+    return (_quality(det, game) >= 1.0 and det.present >= MIN_PRESENT and det.outside <= MAX_OUTSIDE
+            and det.camera_error <= MAX_CAMERA_ERROR)
 
 
 def _refuse(img: np.ndarray, game: str, det: Detection | None) -> None:
@@ -178,8 +160,8 @@ def _refuse(img: np.ndarray, game: str, det: Detection | None) -> None:
             d = find_board(img, get_layout(g))
         except VisionError:
             continue
-        if _accept(d) and d.score >= MIN_SCORE + 0.05 and (det is None or d.score > det.score):
-            others.append((d.score, g))
+        if _accept(d, g):
+            others.append((_quality(d, g), g))
     if others:
         g = max(others)[1]
         raise VisionError(f"this looks like a {g} board, not {game}", "wrong_game")

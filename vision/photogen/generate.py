@@ -33,6 +33,8 @@ WOODS = {  # light, dark ring colours (0..1)
     "walnut": ((0.50, 0.34, 0.22), (0.30, 0.18, 0.10)),
 }
 FONTS = ("timrom.ttf", "crystal.ttf", "cyrvetic.ttf")
+WHITE_SHARE = 0.01   # most of the frame a phone lets burn out to white (all channels clipped)
+WHITE_LEVEL = 0.98
 
 
 def v3(p) -> str:
@@ -408,6 +410,12 @@ def postprocess(img: np.ndarray, rng: np.random.Generator, tint=(1.0, 1.0, 1.0))
     glare = float(rng.uniform(0.0, 0.25))
     bright = np.clip(f - 0.8, 0, None)
     f += glare * cv2.GaussianBlur(bright, (0, 0), 25) * 3
+    # a phone's auto exposure holds the highlights of a large bright area (a light board
+    # under a lamp): at most WHITE_SHARE of the frame may burn out to white (specular
+    # glints on stones, not half the board)
+    white = float(np.percentile(f.min(axis=2), 100 * (1 - WHITE_SHARE)))
+    protect = min(1.0, WHITE_LEVEL / white) if white > 0 else 1.0
+    f *= protect
     # lens distortion (small k1)
     k1 = float(rng.uniform(-0.025, 0.005))
     if abs(k1) > 1e-4:
@@ -422,7 +430,7 @@ def postprocess(img: np.ndarray, rng: np.random.Generator, tint=(1.0, 1.0, 1.0))
     f += rng.normal(0, noise, f.shape).astype(np.float32)
     out = np.clip(f * 255 + 0.5, 0, 255).astype(np.uint8)
     return out, {"exposure_gain": round(gain, 3), "wb_correction": round(wb_corr, 2), "vignetting": round(vig, 3),
-                 "glare": round(glare, 3), "k1": round(k1, 4), "blur_sigma": round(blur, 2), "noise_sigma": round(noise, 4)}
+                 "glare": round(glare, 3), "highlight_protection": round(protect, 3), "k1": round(k1, 4), "blur_sigma": round(blur, 2), "noise_sigma": round(noise, 4)}
 
 
 def distort_points(p: np.ndarray, k1: float, w: int, h: int) -> np.ndarray:

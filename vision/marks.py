@@ -1,0 +1,204 @@
+"""The board's own round marks on their lattice, found in a photo.
+
+Pocket boards (three-stones, sage-stones) have a round pocket at every location, an
+empty one or one holding a stone.  A pocket under a lamp is a shaded dimple (one rim
+bright, the other dark), a stone a round dome: neither is reliably a bright or a dark
+blob, but both have a round edge of about a stone's size.  `ring_response` measures that edge from the gradient's direction --
+radial on a circle, while wood grain's stripes push radial and tangential alike and
+cancel -- so it does not care about light direction or grain.
+
+`grid_fit` pulls a rough fit onto the lattice of marks: every mark takes the strongest
+round edge near it, a RANSAC homography follows, and since a lattice shifted by a whole
+step fits as well locally, the shift is chosen by the lattice's edge: marks at every
+mark point and none on the lattice just outside.  That contrast (`GridFit.evidence`)
+is also how sure we are that this is the board.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .frame import Frame
+from .layouts import Layout, get_layout
+
+RING_DIRECTIONS = 16
+MARK_LEVEL = 0.3        # a clear round edge: this share of the strongest in the warp
+SHIFT_MARGIN = 2.0      # frame margin (board units) that holds the lattice just outside, shifted
+
+
+@dataclass(frozen=True)
+class MarkGrid:
+    """Where a board's round marks are, their size, and the lattice they sit on (board units)."""
+    points: np.ndarray                 # (n, 2) centres of the marks
+    radii: tuple[float, ...]           # radius of the round edge (a few sizes)
+    steps: tuple[tuple[float, float], ...]  # lattice steps: a whole-step shift fits as well locally
+    outer: np.ndarray                  # lattice points just outside the marks: no mark there
+    clear_sides: tuple[np.ndarray, ...]  # lattice points one step outside the sides that hold no marks
+    spacing: float                     # distance between neighbouring marks
+
+
+@functools.lru_cache(maxsize=None)
+def mark_grid(game: str) -> MarkGrid | None:
+    """The round-mark lattice of a game (None for the drawn boards: their marks are thin lines,
+    found by `detect.line_refine`)."""
+    if game in ("three-stones", "sage-stones"):
+        xy = get_layout(game).xy
+        have = set(map(tuple, np.round(xy).astype(int)))
+        out = {(x + dx, y + dy) for x, y in have for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - have
+        # sage-stones' long sides have a narrow margin and nothing beyond: a column of pockets
+        # there is a bigger board (three-stones' 9x9 holds the 7x9 grid); its numbered short
+        # edge has marks of its own, and three-stones is the biggest pocket board
+        clear = ((1, 0), (-1, 0)) if game == "sage-stones" else ()
+        sides = tuple(np.array(sorted({(x + dx, y + dy) for x, y in have} - have), np.float64) for dx, dy in clear)
+        return MarkGrid(points=xy, radii=(0.36, 0.42, 0.48), steps=((1.0, 0.0), (0.0, 1.0)),
+                        outer=np.array(sorted(out), np.float64), clear_sides=sides, spacing=1.0)
+    return None
+
+
+def ring_response(gray: np.ndarray, s: float, radii: tuple[float, ...]) -> np.ndarray:
+    """Round-edge strength at every pixel of a canonical warp with `s` pixels per board unit:
+    the mean over a circle of |radial| - |tangential| gradient (sqrt-compressed magnitudes),
+    the best of the given radii (board units)."""
+    g = cv2.GaussianBlur(gray, (0, 0), max(0.7, 0.06 * s))
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    k = 1.0 / np.sqrt(np.sqrt(gx * gx + gy * gy) + 1e-3)  # keep the direction, compress the size
+    gx *= k
+    gy *= k
+    h, w = g.shape
+    best: np.ndarray | None = None
+    for rad in radii:
+        r = rad * s
+        R = int(math.ceil(r)) + 1
+        px = cv2.copyMakeBorder(gx, R, R, R, R, cv2.BORDER_CONSTANT, value=0)
+        py = cv2.copyMakeBorder(gy, R, R, R, R, cv2.BORDER_CONSTANT, value=0)
+        acc = np.zeros((h, w), np.float32)
+        for j in range(RING_DIRECTIONS):
+            t = 2 * math.pi * j / RING_DIRECTIONS
+            c, sn = math.cos(t), math.sin(t)
+            dx, dy = int(round(r * c)), int(round(r * sn))
+            sx = px[R + dy:R + dy + h, R + dx:R + dx + w]
+            sy = py[R + dy:R + dy + h, R + dx:R + dx + w]
+            acc += np.abs(sx * c + sy * sn) - np.abs(sy * c - sx * sn)
+        acc *= 1.0 / RING_DIRECTIONS
+        best = acc if best is None else np.maximum(best, acc)
+    return best
+
+
+def window_peaks(resp: np.ndarray, centres: np.ndarray, R: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each centre (pixels): the strongest response within +-R pixels, sub-pixel.
+    Returns (index of the centres whose window fits inside the map, peak positions, peak values)."""
+    h, w = resp.shape
+    c = np.round(centres).astype(int)
+    ok = np.nonzero((c[:, 0] - R >= 1) & (c[:, 1] - R >= 1) & (c[:, 0] + R < w - 1) & (c[:, 1] + R < h - 1))[0]
+    if len(ok) == 0:
+        return ok, np.zeros((0, 2)), np.zeros(0)
+    offs = np.arange(-R, R + 1)
+    k = len(offs)
+    ys = c[ok, 1][:, None, None] + offs[None, :, None]
+    xs = c[ok, 0][:, None, None] + offs[None, None, :]
+    flat = resp[ys, xs].reshape(len(ok), -1)
+    j = flat.argmax(1)
+    py, px = np.divmod(j, k)
+    val = flat[np.arange(len(ok)), j]
+    yy, xx = c[ok, 1] + offs[py], c[ok, 0] + offs[px]
+
+    def vertex(a, b, d):  # parabola through three samples: offset of its top
+        den = a - 2 * b + d
+        return np.where(den < 0, 0.5 * (a - d) / np.where(den < 0, den, -1.0), 0.0)
+
+    ox = vertex(resp[yy, xx - 1], val, resp[yy, xx + 1])
+    oy = vertex(resp[yy - 1, xx], val, resp[yy + 1, xx])
+    pos = np.stack([xx + np.clip(ox, -0.5, 0.5), yy + np.clip(oy, -0.5, 0.5)], 1).astype(np.float64)
+    return ok, pos, val
+
+
+@dataclass
+class GridFit:
+    H: np.ndarray        # board units -> image pixels
+    evidence: float      # round edges at the marks against the lattice just outside (about 0..1.5)
+    present: float       # share of the marks with a clear round edge right there
+    outside: float       # round edges one step beyond a clear side, against the marks' (another board's marks)
+
+
+def grid_fit(gray: np.ndarray, H: np.ndarray, layout: Layout, s: float = 10.0,
+             rounds: tuple[float, ...] = (0.6, 0.35), shift: bool = True) -> GridFit:
+    """Fit H (board units -> pixels of `gray`) onto the lattice of round marks; see the module
+    docstring.  `rounds` are the search windows (in mark spacings); the first may reach a
+    neighbouring mark, which the whole-step shift test then sets right."""
+    grid = mark_grid(layout.game)
+    for k, win in enumerate(rounds):
+        fr, resp = _mark_map(gray, H, layout, grid, s, 0.8)
+        ok, pos, val = window_peaks(resp, fr.to_px(grid.points), max(1, int(round(win * grid.spacing * s))))
+        keep = val > 0
+        H2 = _homography_from_peaks(H, fr, grid.points[ok][keep], pos[keep], 0.12 * grid.spacing)
+        if H2 is None:
+            break
+        H = H2
+        if shift and k == 0:
+            fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
+            H = _best_shift(resp, fr, H, grid)
+    fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
+    return GridFit(H=H, evidence=_evidence(resp, fr, grid), present=_present(resp, fr, grid.points, s),
+                   outside=_outside(resp, fr, grid))
+
+
+def _outside(resp: np.ndarray, fr: Frame, grid: MarkGrid) -> float:
+    """The strongest clear side's typical round edge, as a share of the marks' typical one."""
+    inner = float(np.median(_sample(resp, fr, grid.points))) + 1e-6
+    return max((float(np.median(_sample(resp, fr, side))) / inner for side in grid.clear_sides), default=0.0)
+
+
+def _present(resp: np.ndarray, fr: Frame, pts: np.ndarray, s: float) -> float:
+    """Share of the points with a clear round edge within a tenth of a spacing."""
+    level = MARK_LEVEL * (float(np.percentile(resp, 99)) + 1e-6)
+    ok, _, val = window_peaks(resp, fr.to_px(pts), max(1, int(round(0.1 * s))))
+    return float((val > level).sum()) / len(pts)
+
+
+def _mark_map(gray: np.ndarray, H: np.ndarray, layout: Layout, grid: MarkGrid, s: float,
+              margin: float) -> tuple[Frame, np.ndarray]:
+    fr = Frame(layout, s, margin=margin)
+    return fr, ring_response(fr.warp(gray, H), s, grid.radii)
+
+
+def _sample(resp: np.ndarray, fr: Frame, pts: np.ndarray) -> np.ndarray:
+    px = fr.to_px(pts).astype(np.float32)
+    v = cv2.remap(resp, px[:, 0].reshape(1, -1), px[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return v.ravel()
+
+
+def _evidence(resp: np.ndarray, fr: Frame, grid: MarkGrid, shift=(0.0, 0.0)) -> float:
+    scale = float(np.percentile(resp, 99)) + 1e-6
+    inner = _sample(resp, fr, grid.points + shift)
+    outer = _sample(resp, fr, grid.outer + shift)
+    return float(inner.mean() - outer.mean()) / scale
+
+
+def _best_shift(resp: np.ndarray, fr: Frame, H: np.ndarray, grid: MarkGrid) -> np.ndarray:
+    """The whole-step translation of the lattice that best matches marks inside, none outside."""
+    (ax, ay), (bx, by) = grid.steps
+    shifts = [(i * ax + j * bx, i * ay + j * by) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+    _, (dx, dy) = max((_evidence(resp, fr, grid, sh), sh) for sh in shifts)
+    return H @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+
+
+def _homography_from_peaks(H: np.ndarray, fr: Frame, src: np.ndarray, peaks_px: np.ndarray,
+                           thr_units: float) -> np.ndarray | None:
+    """RANSAC homography from board units to the peaks (frame pixels of `fr` under H)."""
+    if len(src) < 8:
+        return None
+    units = fr.to_units(peaks_px)
+    img_pts = cv2.perspectiveTransform(units.reshape(-1, 1, 2), H).reshape(-1, 2)
+    c = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), H).reshape(-1, 2)
+    thr = max(1.0, thr_units * float(np.linalg.norm(c[1] - c[0])))
+    H2, inl = cv2.findHomography(src, img_pts, cv2.RANSAC, thr)
+    if H2 is None or inl is None or inl.sum() < max(8, 0.3 * len(src)):
+        return None
+    return H2 / H2[2, 2]
