@@ -8,12 +8,16 @@ players A takes one seat in turn and B all the others), and each pair of games
 shares its seed, so both sides meet the same draws, rolls and deals. Prints wins,
 draws and losses of A, A's win rate among decided games with a 95% (Wilson)
 confidence interval, the mean score margin, and the mean and largest time per
-move of each side. Run by hand; uses one process (the machine is shared).
+move of each side. Run by hand; one process unless --jobs asks for more (the
+games are the same either way: each depends only on its index and the seed).
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import functools
+import hashlib
 import math
 import random
 import sys
@@ -37,8 +41,10 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str, level_b: str,
-              budget: Budget, player_seed: int, stats: dict, max_plies: int, opening: int = 0) -> tuple[str, float]:
-    """One game; returns ('win' | 'draw' | 'loss', A's score margin over the best other player)."""
+              budget: Budget, player_seed: int, stats: dict, max_plies: int, opening: int = 0) -> tuple[str, float, str]:
+    """One game; returns ('win' | 'draw' | 'loss', A's score margin over the best other player, a hash
+    of its moves: how many different games an arena played is worth knowing where nothing is left
+    to chance but the players' seeds)."""
     game = get_game(game_id)
     state = game.new_state(options, seed=seed)
     players = state.players
@@ -69,11 +75,36 @@ def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str,
     scores = state.scores()
     others = [scores[p] for p in players if p != a_name]
     margin = scores[a_name] - max(others) if others else 0.0
+    fingerprint = hashlib.blake2b(" ".join(state.moves_text()).encode(), digest_size=8).hexdigest()
     if outcome is None or not outcome.winners or (a_name in outcome.winners and len(outcome.winners) > 1):
-        return "draw", margin
-    return ("win" if outcome.winners == (a_name,) else "loss"), margin
+        return "draw", margin, fingerprint
+    return ("win" if outcome.winners == (a_name,) else "loss"), margin, fingerprint
 
 
+
+
+def _indexed_game(game_id: str, options: dict, n_players: int, seed: int, level_a: str, level_b: str,
+                  budget: Budget, max_plies: int, opening: int, index: int) -> tuple[str, float, str, dict]:
+    """Game number `index` of an arena: its seat, chance seed and player seeds follow from the index alone."""
+    stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
+    game_seed = seed * 100_003 + index // n_players  # each seat rotation meets the same chance
+    result, margin, fingerprint = play_game(game_id, options, game_seed, index % n_players, level_a, level_b,
+                                            budget, seed * 1_000_003 + 2 * index, stats, max_plies, opening)
+    return result, margin, fingerprint, stats
+
+
+class _InProcess:
+    """The one-process stand-in for a process pool: lazy `map` in this process."""
+
+    def __enter__(self) -> "_InProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    @staticmethod
+    def map(function, items):  # type: ignore[no-untyped-def]
+        return map(function, items)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opening", type=int, default=0,
                         help="play this many random decisions first (varies games without chance; same for both seatings)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument("--jobs", type=int, default=1, help="games played side by side in worker processes")
     args = parser.parse_args(argv)
     game = get_game(args.game)
     options = game.Options.parse_assignments(args.option).to_dict() if args.option else {}
@@ -98,17 +130,22 @@ def main(argv: list[str] | None = None) -> int:
     stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
     results = {"win": 0, "draw": 0, "loss": 0}
     margins = []
+    fingerprints: set[str] = set()
     started = time.perf_counter()
-    for index in range(args.games):
-        a_seat = index % n_players
-        seed = args.seed * 100_003 + index // n_players  # each seat rotation meets the same chance
-        result, margin = play_game(args.game, options, seed, a_seat, args.a, args.b, budget,
-                                   args.seed * 1_000_003 + 2 * index, stats, args.max_plies, args.opening)
-        results[result] += 1
-        margins.append(margin)
-        if not args.quiet:
-            print(f"game {index + 1}: A seat {a_seat + 1} {result} (margin {margin:+g});"
-                  f" W/D/L {results['win']}/{results['draw']}/{results['loss']}", flush=True)
+    one_game = functools.partial(_indexed_game, args.game, options, n_players, args.seed, args.a, args.b,
+                                 budget, args.max_plies, args.opening)
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _InProcess() as pool:
+        for index, (result, margin, fingerprint, game_stats) in enumerate(pool.map(one_game, range(args.games))):
+            fingerprints.add(fingerprint)
+            for side in "ab":
+                stats[side]["moves"] += game_stats[side]["moves"]
+                stats[side]["time"] += game_stats[side]["time"]
+                stats[side]["max"] = max(stats[side]["max"], game_stats[side]["max"])
+            results[result] += 1
+            margins.append(margin)
+            if not args.quiet:
+                print(f"game {index + 1}: A seat {index % n_players + 1} {result} (margin {margin:+g});"
+                      f" W/D/L {results['win']}/{results['draw']}/{results['loss']}", flush=True)
     elapsed = time.perf_counter() - started
     decided = results["win"] + results["loss"]
     low, high = wilson(results["win"], decided)
@@ -118,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     budget_text = (f"{args.seconds:g} s" if args.seconds else "") + (f" {args.nodes} nodes" if args.nodes else "")
     opening = f", {args.opening} random opening moves" if args.opening else ""
     print(f"{args.game} {opts} {args.a} vs {args.b}: {args.games} games, budget {budget_text.strip()} per move{opening}")
-    print(f"  A ({args.a}) wins {results['win']}, draws {results['draw']}, losses {results['loss']}")
+    print(f"  A ({args.a}) wins {results['win']}, draws {results['draw']}, losses {results['loss']};"
+          f" {len(fingerprints)} different games")
     print(f"  A win rate among decided games {100 * rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
           f" score rate {100 * (results['win'] + results['draw'] / 2) / args.games:.1f}%,"
           f" mean margin {mean_margin:+.2f}")
@@ -127,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         mean = s["time"] / s["moves"] if s["moves"] else 0.0
         print(f"  {level} ({side.upper()}): {s['moves']} moves, mean {1000 * mean:.1f} ms/move, max {1000 * s['max']:.0f} ms")
     print(f"  {elapsed:.0f} s in all")
-    print(f"| {args.game} | {args.a} vs {args.b} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
+    print(f"| {args.game} | {args.a} vs {args.b} | {budget_text.strip()} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
           f" {100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}%) | {mean_margin:+.1f} |"
           f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms |")
     return 0

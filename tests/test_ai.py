@@ -140,6 +140,50 @@ def test_morris_hard_finds_the_win_in_the_moving_phase() -> None:
     assert state.is_over() and state.outcome().winner == "white"
 
 
+def test_morris_hash_tells_the_no_removal_count_apart() -> None:
+    from engine.ai.games.morris import zobrist
+    cells = (["a1", "a4", "b6", "d1", "g4"], ["g7", "f6", "e5", "c3"], "white", {"white": 0, "black": 0})
+    fresh = morris_position(*cells)
+    counted = get_game("morris").from_position({**fresh.to_position(), "since_removal": 30})
+    assert fresh.men == counted.men and fresh.quiet != counted.quiet
+    assert zobrist(fresh) != zobrist(counted)
+
+
+def _morris_search(state, reduce_after: int | None, depth: int):
+    from engine.ai.alphabeta import AlphaBeta
+    from engine.ai.games.morris import MorrisKnowledge
+    search = AlphaBeta(MorrisKnowledge(), max_depth=depth, reduce_after=reduce_after)
+    clock = Clock(Budget.of_nodes(10_000_000))
+    result = search.search(state.copy(), clock, random.Random(0))
+    return search, result, clock.nodes
+
+
+def test_morris_draws_by_history_never_stand_in_the_table() -> None:
+    # A draw after two quiet moves: every line of the search ends in it, so its values hold
+    # for this path only and the table keeps them to order moves (depth -1), never to cut.
+    cells = {"white": ["a1", "a4", "b6", "d1", "g4"], "black": ["g7", "f6", "e5", "c3"]}
+    drawn = morris_position(cells["white"], cells["black"], "black", {"white": 0, "black": 0})
+    drawn = get_game("morris").from_position({**drawn.to_position(), "options": {"no_removal_draw": 1}})
+    search, _, _ = _morris_search(drawn, None, 4)
+    depths = [entry[0] for entry in search.table.values()]
+    assert -1 in depths
+    placing = morris_position(["a1", "d2"], ["g1", "b6"], "white", {"white": 7, "black": 7})
+    search, _, _ = _morris_search(placing, None, 3)
+    assert all(entry[0] >= 0 for entry in search.table.values())  # no draw can come while placing
+
+
+def test_morris_late_move_reductions_search_less_and_keep_the_win() -> None:
+    midgame = morris_position(["a1", "a4", "d2", "f4", "g7"], ["g1", "g4", "b6", "d6", "e3"], "white",
+                              {"white": 4, "black": 4})
+    _, full, full_nodes = _morris_search(midgame, None, 5)
+    _, reduced, reduced_nodes = _morris_search(midgame, 3, 5)
+    assert reduced_nodes < full_nodes
+    assert midgame.is_legal(reduced.move) and midgame.is_legal(full.move)
+    win = morris_position(["a1", "a4", "b6", "d1", "g4"], ["g7", "f6", "e5"], "white", {"white": 0, "black": 0})
+    _, result, _ = _morris_search(win, 3, 5)
+    assert str(result.move).startswith("g4-g1x")
+
+
 # ----- three-stones -----------------------------------------------------------------------------
 def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,
                           in_hand: dict | None = None):

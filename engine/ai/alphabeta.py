@@ -1,8 +1,10 @@
 """Alpha-beta (negamax) for two-player games of perfect information without chance.
 
 Iterative deepening, principal-variation search, a transposition table keyed by
-the game's hash, and move ordering (table move, killer moves, history counts,
-then the game's own static order). The game supplies a `NegamaxKnowledge`:
+the game's hash, move ordering (table move, killer moves, history counts, then
+the game's own static order) and, where the game asks for it, late-move
+reductions: quiet moves far down the order are searched a ply shallower first
+and searched again at full depth only when they surprise. The game supplies a `NegamaxKnowledge`:
 terminal values, an evaluation, ordered moves and a position key.
 """
 
@@ -33,8 +35,9 @@ class NegamaxKnowledge(Protocol):
     def key(self, state: Any) -> Hashable:
         """A hash of the position (board, side to move, everything the value depends on)."""
 
-    # Optional: `table_values_exact(state) -> bool` (see AlphaBeta.exact_here) and
-    # `leaf_value(state) -> (value, count)` (see AlphaBeta.leaf_value).
+    # Optional: `path_dependent(state) -> bool` (see AlphaBeta.path_dependent),
+    # `leaf_value(state) -> (value, count)` (see AlphaBeta.leaf_value) and
+    # `reducible(state, move) -> bool` (see AlphaBeta.reduce_after).
 
 
 class SearchResult:
@@ -47,16 +50,26 @@ class SearchResult:
 class AlphaBeta:
     """Negamax with iterative deepening; reuse one instance per player to keep its table warm."""
 
-    def __init__(self, knowledge: NegamaxKnowledge, max_depth: int = 64, use_table: bool = True) -> None:
+    def __init__(self, knowledge: NegamaxKnowledge, max_depth: int = 64, use_table: bool = True,
+                 reduce_after: int | None = None) -> None:
         self.k = knowledge
         self.max_depth = max_depth
         self.use_table = use_table
+        # Late-move reductions: at depth 3 or more, the moves after the first `reduce_after` that the
+        # knowledge calls reducible (quiet: no capture, no block) get a null-window search one ply
+        # shallower; only a move that beats alpha there is searched again at full depth. The plies
+        # saved go where the order says the game is decided. None: every move searched full depth.
+        self.reduce_after = reduce_after
+        self.reducible = getattr(knowledge, "reducible", None)
         # Optional knowledge hook: leaf_value(state) -> (best value over the moves without playing
         # them, how many were valued): an incremental evaluation for the last ply.
         self.leaf_value = getattr(knowledge, "leaf_value", None)
-        # Optional: exact_here(state) -> whether a stored value may cut the search here. A value that
-        # depends on the path (a draw by repetition) must only order moves, never stand for the node.
-        self.exact_here = getattr(knowledge, "table_values_exact", None)
+        # Optional: path_dependent(state) -> whether the game ended here by a rule about the history (a
+        # position repeated, too many moves without a capture) rather than by the position alone. Such an
+        # end taints every node above it in the search: their values hold for this path only, so the
+        # table keeps them to order moves and never lets them stand for the node elsewhere.
+        self.path_dependent = getattr(knowledge, "path_dependent", None)
+        self.tainted = False
         self.table: dict[Hashable, tuple[int, int, float, Any]] = {}
         self.history: dict[Any, int] = {}
         self.killers: list[list[Any]] = []
@@ -66,6 +79,7 @@ class AlphaBeta:
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         self.history.clear()
+        self.tainted = False
         self.killers = [[None, None] for _ in range(self.max_depth + 64)]
         moves = self.k.ordered_moves(state)
         if not moves:
@@ -127,6 +141,8 @@ class AlphaBeta:
         k = self.k
         terminal = k.terminal(state, ply)
         if terminal is not None:
+            if self.path_dependent is not None and self.path_dependent(state):
+                self.tainted = True
             return terminal
         if depth <= 0:
             return k.evaluate(state)
@@ -140,7 +156,7 @@ class AlphaBeta:
             entry = self.table.get(key)
             if entry is not None:
                 edepth, flag, value, table_move = entry
-                if edepth >= depth and (self.exact_here is None or self.exact_here(state)):
+                if edepth >= depth:
                     if value > WON:
                         value -= ply
                     elif value < -WON:
@@ -152,14 +168,26 @@ class AlphaBeta:
                     if flag == UPPER and value <= alpha:
                         return value
         moves = self._ordered(state, table_move, ply)
+        tainted_above, self.tainted = self.tainted, False
         original_alpha = alpha
         best, best_move = -WIN - 1, None
         first = True
-        for move in moves:
+        reduce_after = self.reduce_after
+        reduce = reduce_after is not None and depth >= 3
+        reducible = self.reducible
+        killers = self.killers[ply]
+        for index, move in enumerate(moves):
             if first:
                 value = -self._negamax(state, move, depth - 1, -beta, -alpha, clock, ply + 1)
                 first = False
             else:
+                if (reduce and index >= reduce_after and move not in killers
+                        and (reducible is None or reducible(state, move))):
+                    value = -self._negamax(state, move, depth - 2, -alpha - 1, -alpha, clock, ply + 1)
+                    if value <= alpha:  # the shallower look says it is no better: no full search
+                        if value > best:
+                            best, best_move = value, move
+                        continue
                 value = -self._negamax(state, move, depth - 1, -alpha - 1, -alpha, clock, ply + 1)
                 if alpha < value < beta:
                     value = -self._negamax(state, move, depth - 1, -beta, -value, clock, ply + 1)
@@ -168,16 +196,16 @@ class AlphaBeta:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        killers = self.killers[ply]
                         if killers[0] != move:
                             killers[1] = killers[0]
                             killers[0] = move
                         self.history[move] = self.history.get(move, 0) + depth * depth
                         break
+        tainted, self.tainted = self.tainted, self.tainted or tainted_above
         if key is not None:
             flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
             stored = best + ply if best > WON else best - ply if best < -WON else best
-            self.table[key] = (depth, flag, stored, best_move)
+            self.table[key] = (-1 if tainted else depth, flag, stored, best_move)  # -1: for ordering only
         return best
 
     def _ordered(self, state: Any, table_move: Any, ply: int) -> list[Any]:

@@ -16,6 +16,10 @@ LEVELS = ("random", "easy", "medium", "hard")
 Factory = Callable[[int], Player]
 
 
+# Morris hard: quiet moves after the first three are searched a ply shallower first (late-move reductions).
+MORRIS_REDUCE_AFTER = 3
+
+
 def _morris() -> dict[str, Factory]:
     from .games import morris as m
     from .players import AlphaBetaPlayer, GreedyPlayer, VectorView
@@ -31,7 +35,8 @@ def _morris() -> dict[str, Factory]:
 
     def hard(seed: int) -> Player:
         k = m.MorrisKnowledge(m.HARD_WEIGHTS)
-        return AlphaBetaPlayer("morris", seed, "hard", k, max_depth=40, win_chance=k.win_chance)
+        return AlphaBetaPlayer("morris", seed, "hard", k, max_depth=40, win_chance=k.win_chance,
+                               reduce_after=MORRIS_REDUCE_AFTER)
 
     return {"easy": easy, "medium": medium, "hard": hard}
 

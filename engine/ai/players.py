@@ -97,10 +97,10 @@ class AlphaBetaPlayer(Player):
 
     def __init__(self, game_id: str, seed: int, level: str, knowledge: NegamaxKnowledge, max_depth: int,
                  win_chance: WinChance | None = None, margin_of: Callable[[float], float] | None = None,
-                 blunder: float = 0.0) -> None:
+                 blunder: float = 0.0, reduce_after: int | None = None) -> None:
         super().__init__(game_id, seed)
         self.level = level
-        self.search = AlphaBeta(knowledge, max_depth=max_depth)
+        self.search = AlphaBeta(knowledge, max_depth=max_depth, reduce_after=reduce_after)
         self.win_chance = win_chance or (lambda v: logistic(v / 200))
         self.margin_of = margin_of
         self.blunder = blunder

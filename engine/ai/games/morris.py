@@ -21,15 +21,19 @@ _Z = random.Random(20240917)
 _ZOBRIST_BYTES = tuple(tuple(tuple(_Z.getrandbits(64) for _ in range(256)) for _ in range(3)) for _ in range(2))
 _ZOBRIST_TURN = _Z.getrandbits(64)
 _ZOBRIST_HAND = tuple(tuple(_Z.getrandbits(64) for _ in range(10)) for _ in range(2))
+_ZOBRIST_QUIET = _Z.getrandbits(64) | 1  # odd: the no-removal count times it is a distinct word per count
 
 
 def zobrist(state: MorrisState) -> int:
-    """The Zobrist hash of board, side to move and pieces in hand (XOR of per-point words, by bytes)."""
+    """The Zobrist hash of board, side to move, pieces in hand and the no-removal count (XOR of
+    per-point words, by bytes). The count is in the key because the same board can be drawn by it
+    in one line of play and not in another."""
     w, b = state.men
     zw, zb = _ZOBRIST_BYTES
     key = (zw[0][w & 255] ^ zw[1][w >> 8 & 255] ^ zw[2][w >> 16]
            ^ zb[0][b & 255] ^ zb[1][b >> 8 & 255] ^ zb[2][b >> 16]
-           ^ _ZOBRIST_HAND[0][state.hand[0]] ^ _ZOBRIST_HAND[1][state.hand[1]])
+           ^ _ZOBRIST_HAND[0][state.hand[0]] ^ _ZOBRIST_HAND[1][state.hand[1]]
+           ^ (state.quiet * _ZOBRIST_QUIET & 0xFFFF_FFFF_FFFF_FFFF))
     return key ^ _ZOBRIST_TURN if state.turn else key
 
 
@@ -175,10 +179,21 @@ class MorrisKnowledge:
         return zobrist(state)
 
     @staticmethod
-    def table_values_exact(state: MorrisState) -> bool:
-        """While pieces are being placed no position can come back, so a stored value is the node's own;
-        once both hands are empty, repetitions and the no-removal count make values depend on the path."""
-        return bool(state.hand[0] or state.hand[1])
+    def reducible(state: MorrisState, move: Any) -> bool:
+        """A quiet move (no removal, not filling the other side's open mill) may be searched shallower."""
+        if move.take is not None:
+            return False
+        them, me = state.men[1 - state.turn], state.men[state.turn]
+        for mask in MILL_MASKS_THROUGH[move.target]:
+            if not me & mask and (them & mask).bit_count() == 2:
+                return False
+        return True
+
+    @staticmethod
+    def path_dependent(state: MorrisState) -> bool:
+        """Every morris draw comes from the history (a position's third time, the no-removal count)."""
+        outcome = state._game_outcome()
+        return outcome is not None and not outcome.winners
 
     @staticmethod
     def win_chance(value: float) -> float:
