@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import math
@@ -81,8 +82,6 @@ def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str,
     return ("win" if outcome.winners == (a_name,) else "loss"), margin, fingerprint
 
 
-
-
 def _indexed_game(game_id: str, options: dict, n_players: int, seed: int, level_a: str, level_b: str,
                   budget: Budget, max_plies: int, opening: int, index: int) -> tuple[str, float, str, dict]:
     """Game number `index` of an arena: its seat, chance seed and player seeds follow from the index alone."""
@@ -91,20 +90,6 @@ def _indexed_game(game_id: str, options: dict, n_players: int, seed: int, level_
     result, margin, fingerprint = play_game(game_id, options, game_seed, index % n_players, level_a, level_b,
                                             budget, seed * 1_000_003 + 2 * index, stats, max_plies, opening)
     return result, margin, fingerprint, stats
-
-
-class _InProcess:
-    """The one-process stand-in for a process pool: lazy `map` in this process."""
-
-    def __enter__(self) -> "_InProcess":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    @staticmethod
-    def map(function, items):  # type: ignore[no-untyped-def]
-        return map(function, items)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,8 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     one_game = functools.partial(_indexed_game, args.game, options, n_players, args.seed, args.a, args.b,
                                  budget, args.max_plies, args.opening)
-    with concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _InProcess() as pool:
-        for index, (result, margin, fingerprint, game_stats) in enumerate(pool.map(one_game, range(args.games))):
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
+        games = (pool.map if pool is not None else map)(one_game, range(args.games))
+        for index, (result, margin, fingerprint, game_stats) in enumerate(games):
             fingerprints.add(fingerprint)
             for side in "ab":
                 stats[side]["moves"] += game_stats[side]["moves"]

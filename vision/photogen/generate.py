@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -169,7 +167,6 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
     parts = []
     top_y = thick
     # board body
-    pts2 = " ".join(v3((x, 0, z))[:-1].replace(", 0.0000", "") for x, z in [])
     poly = ", ".join("<%.4f, %.4f>" % (x, y) for x, y in list(outline_cm) + [outline_cm[0]])
     body = f"prism {{ linear_sweep linear_spline 0, {top_y:.4f}, {len(outline_cm) + 1}, {poly} }}"
     wood_tex = wood_texture(wood, ring, grain, rng, varnish, spec)
@@ -356,7 +353,7 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
     scene = "\n".join([
         "#version 3.7;",
         "global_settings { assumed_gamma 1.0 max_trace_level 5 ambient_light rgb <1,1,1> }",
-        f"background {{ rgb <0.5, 0.5, 0.5> }}",
+        "background { rgb <0.5, 0.5, 0.5> }",
         f"camera {{ perspective location {v3(cam['loc'])} direction {v3(cam['D'] * cam['dlen'])} right {v3(cam['R'])} up {v3(cam['U'])} }}",
         *light_src,
         # soft fill light from the room (sky dome approximation)
