@@ -10,6 +10,7 @@ draws and losses of A, A's win rate among decided games with a 95% (Wilson)
 confidence interval, the mean score margin, and the mean and largest time per
 move of each side. Run by hand; one process unless --jobs asks for more (the
 games are the same either way: each depends only on its index and the seed).
+`--records FILE` keeps A's lost games (their moves, one JSON line each) to study.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
+import json
 import math
 import random
 import sys
@@ -42,10 +44,10 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str, level_b: str,
-              budget: Budget, player_seed: int, stats: dict, max_plies: int, opening: int = 0) -> tuple[str, float, str]:
+              budget: Budget, player_seed: int, stats: dict, max_plies: int, opening: int = 0) -> tuple[str, float, str, list[str]]:
     """One game; returns ('win' | 'draw' | 'loss', A's score margin over the best other player, a hash
-    of its moves: how many different games an arena played is worth knowing where nothing is left
-    to chance but the players' seeds)."""
+    of its moves (how many different games an arena played is worth knowing where nothing is left
+    to chance but the players' seeds), and the moves themselves)."""
     game = get_game(game_id)
     state = game.new_state(options, seed=seed)
     players = state.players
@@ -76,20 +78,21 @@ def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str,
     scores = state.scores()
     others = [scores[p] for p in players if p != a_name]
     margin = scores[a_name] - max(others) if others else 0.0
-    fingerprint = hashlib.blake2b(" ".join(state.moves_text()).encode(), digest_size=8).hexdigest()
+    moves = state.moves_text()
+    fingerprint = hashlib.blake2b(" ".join(moves).encode(), digest_size=8).hexdigest()
     if outcome is None or not outcome.winners or (a_name in outcome.winners and len(outcome.winners) > 1):
-        return "draw", margin, fingerprint
-    return ("win" if outcome.winners == (a_name,) else "loss"), margin, fingerprint
+        return "draw", margin, fingerprint, moves
+    return ("win" if outcome.winners == (a_name,) else "loss"), margin, fingerprint, moves
 
 
 def _indexed_game(game_id: str, options: dict, n_players: int, seed: int, level_a: str, level_b: str,
-                  budget: Budget, max_plies: int, opening: int, index: int) -> tuple[str, float, str, dict]:
+                  budget: Budget, max_plies: int, opening: int, index: int) -> tuple[str, float, str, dict, list[str]]:
     """Game number `index` of an arena: its seat, chance seed and player seeds follow from the index alone."""
     stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
     game_seed = seed * 100_003 + index // n_players  # each seat rotation meets the same chance
-    result, margin, fingerprint = play_game(game_id, options, game_seed, index % n_players, level_a, level_b,
-                                            budget, seed * 1_000_003 + 2 * index, stats, max_plies, opening)
-    return result, margin, fingerprint, stats
+    result, margin, fingerprint, moves = play_game(game_id, options, game_seed, index % n_players, level_a, level_b,
+                                                   budget, seed * 1_000_003 + 2 * index, stats, max_plies, opening)
+    return result, margin, fingerprint, stats, moves
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="play this many random decisions first (varies games without chance; same for both seatings)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side in worker processes")
+    parser.add_argument("--records", type=Path, default=None,
+                        help="append A's lost games to this file, one JSON line each (index, seat, seed, moves)")
     args = parser.parse_args(argv)
     game = get_game(args.game)
     options = game.Options.parse_assignments(args.option).to_dict() if args.option else {}
@@ -121,8 +126,13 @@ def main(argv: list[str] | None = None) -> int:
                                  budget, args.max_plies, args.opening)
     with concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
         games = (pool.map if pool is not None else map)(one_game, range(args.games))
-        for index, (result, margin, fingerprint, game_stats) in enumerate(games):
+        for index, (result, margin, fingerprint, game_stats, moves) in enumerate(games):
             fingerprints.add(fingerprint)
+            if args.records is not None and result == "loss":
+                with args.records.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"game": args.game, "options": options, "index": index,
+                                          "a_seat": index % n_players, "a": args.a, "b": args.b,
+                                          "seed": args.seed, "moves": moves}) + "\n")
             for side in "ab":
                 stats[side]["moves"] += game_stats[side]["moves"]
                 stats[side]["time"] += game_stats[side]["time"]

@@ -149,6 +149,19 @@ def test_morris_hash_tells_the_no_removal_count_apart() -> None:
     assert zobrist(fresh) != zobrist(counted)
 
 
+def test_morris_hard_counts_blocked_pieces() -> None:
+    # From a game hard lost to medium: black won a piece in the placing, and seven of its eight
+    # pieces on the board have no empty point next to them (white: four). Medium's evaluation
+    # (material, mills, mobility) does not count it; hard's charges every blocked piece.
+    from engine.ai.games.morris import HARD_WEIGHTS, MEDIUM_WEIGHTS, Weights, evaluate
+    shut_in = morris_position(["d6", "b4", "e4", "d3", "f2", "d1", "g1", "a4"],
+                              ["a7", "d7", "g7", "f4", "g4", "b2", "d2", "a1"], "black", {"white": 0, "black": 1})
+    assert MEDIUM_WEIGHTS.blocked == 0 and HARD_WEIGHTS.blocked > 0
+    blind = Weights(**{**vars(HARD_WEIGHTS), "blocked": 0})
+    difference = evaluate(shut_in, blind) - evaluate(shut_in, HARD_WEIGHTS)
+    assert difference == pytest.approx(HARD_WEIGHTS.blocked * (7 - 4))
+
+
 def _morris_search(state, reduce_after: int | None, depth: int):
     from engine.ai.alphabeta import AlphaBeta
     from engine.ai.games.morris import MorrisKnowledge

@@ -1,0 +1,34 @@
+"""The arena (bench/arena.py) plays, counts and keeps the games A lost for study."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from engine import get_game
+
+ARENA = Path(__file__).resolve().parent.parent / "bench" / "arena.py"
+
+
+def _arena():
+    spec = importlib.util.spec_from_file_location("arena", ARENA)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_arena_reports_and_keeps_the_lost_games(tmp_path: Path, capsys) -> None:
+    records = tmp_path / "lost.jsonl"
+    _arena().main(["morris", "random", "hard", "--games", "2", "--seed", "3", "--seconds", "0",
+                   "--nodes", "300", "--quiet", "--records", str(records)])
+    out = capsys.readouterr().out
+    assert "A (random) wins 0, draws 0, losses 2; 2 different games" in out
+    lost = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [game["index"] for game in lost] == [0, 1]
+    for game in lost:  # each record replays to the end it reports: A's seat lost
+        state = get_game("morris").new_state(game["options"], seed=0)
+        for move in game["moves"]:
+            state.push(state.parse_move(move))
+        assert state.is_over()
+        assert state.players[game["a_seat"]] not in state.outcome().winners
