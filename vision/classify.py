@@ -17,12 +17,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detect import Frame
+from .detect import Frame, raised
 from .layouts import Layout
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 MODEL_PATH = Path(__file__).with_name("model") / "cells.xml.gz"
 PX_PER_RADIUS = 12.0
+# stone radii above the board where a stone's body shows: on drawn boards stones stand on the
+# board; in pockets they sit low and the pocket's rim, which the forest reads, is on the board
+SAMPLE_LIFT = {"morris": 0.4, "rings": 0.4}
 
 
 def _offsets(rad_px: float, r0: float, r1: float) -> tuple[np.ndarray, np.ndarray]:
@@ -40,11 +43,12 @@ def feature_names() -> list[str]:
             "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap"]
 
 
-def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:
+def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout, lift: float | None = None) -> tuple[np.ndarray, dict]:
     r = layout.stone_radius
     s = PX_PER_RADIUS / r
     frame = Frame(layout, s, margin=0.3)
-    warped = frame.warp(img, H)
+    # looked at where a stone's body shows (above its foot), not on the board
+    warped = frame.warp(img, raised(H, img.shape, (SAMPLE_LIFT.get(layout.game, 0.0) if lift is None else lift) * r))
     lab = cv2.cvtColor(warped.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     L, A, B = lab[..., 0], lab[..., 1], lab[..., 2]
     g = cv2.GaussianBlur(L, (0, 0), 1.0)

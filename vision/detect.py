@@ -37,9 +37,14 @@ SNAP_S = 24.0                      # pixels per board unit where drawn lines are
 STONE_S = 20.0                     # pixels per board unit where drawn boards' stones are looked for
 CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
 LINE_TOL = 0.05                    # board units: a drawn line found this close to the fit's is where it says
+# where a drawing's outer edge may run, in board units beyond the outermost locations: its
+# outermost line (morris' outer square, rings' outer circles) or a border drawn nearer the edge
+DRAWING_PADS = {"morris": (0.0, 0.3, 0.6), "rings": (1 / math.sqrt(3), 0.85)}
 STONE_EDGE = 0.45                  # a stone's round edge: this share of the strongest ones in the warp
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vision-detect")
 MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
+MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera sees of this board's shape
+DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
 
 
 @dataclass
@@ -195,6 +200,14 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
         d8 = np.clip(dens * 255 / max(1e-6, float(dens.max())), 0, 255).astype(np.uint8)
         t, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         out.append((f"lines{int(t)}", (d8 > t).astype(np.uint8) * 255))
+        # the drawing itself: the largest connected piece of thin dark line, filled -- its outer
+        # edge is the drawing's (morris' outer square, rings' outer circles), whatever the wood
+        joined = cv2.morphologyEx((bh > np.percentile(bh, 93)).astype(np.uint8), cv2.MORPH_CLOSE,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        if count > 1:
+            biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            out.append(("drawing", (comp == biggest).astype(np.uint8) * 255))
     # border colour model: what touches the frame's edge is table
     bw = max(4, int(0.03 * min(h, w)))
     border = np.concatenate([lab[:bw].reshape(-1, 3), lab[-bw:].reshape(-1, 3),
@@ -667,9 +680,13 @@ def candidates(small: np.ndarray, layout: Layout) -> list[Candidate]:
         if np.count_nonzero(opened != filled) > 0.01 * sw * sh:
             polys += fit_polygons(opened, n, 0.06 * sw * sh, 0.97 * sw * sh)
         # feature-density regions end about a stone outside the outermost locations
-        target = feature_outline(layout) if name.startswith(("blob", "lines")) else None
-        for H in shape_homographies(filled, layout, target=target):
-            add(H, "m" + name)
+        # the drawing's outer edge is its outermost line or a border drawn between it and the edge
+        targets = ([feature_outline(layout)] if name.startswith(("blob", "lines"))
+                   else [feature_outline(layout, pad) for pad in DRAWING_PADS[layout.game]] if name == "drawing"
+                   else [None])
+        for target in targets:
+            for H in shape_homographies(filled, layout, target=target):
+                add(H, "m" + name)
         for poly in polys:
             key = poly.mean(0)
             if any(np.linalg.norm(key - k2) < 3 and abs(abs(_signed_area(poly)) - a2) < 0.02 * a2 for k2, a2 in seen):
@@ -677,10 +694,11 @@ def candidates(small: np.ndarray, layout: Layout) -> list[Candidate]:
             seen.append((key, abs(_signed_area(poly))))
             # the polygon's corners taken in turn: turns the lattice maps onto itself are one fit
             kept: list[np.ndarray] = []
-            for H in homographies_for(poly, layout, target):
-                if not any(same_fit(H, K, layout, 1.0) for K in kept):
-                    kept.append(H)
-                    add(H, name)
+            for target in targets:
+                for H in homographies_for(poly, layout, target):
+                    if not any(same_fit(H, K, layout, 1.0) for K in kept):
+                        kept.append(H)
+                        add(H, name)
     out.sort(key=lambda c: -c.rank)
     return out
 
@@ -799,10 +817,17 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
         k = int(np.argmax(ev))
         return ev[k], options[k] / options[k][2, 2], name
 
-    # the best candidate first; the runner-up only when the lines do not clearly agree
-    ev, H, name = final(refined[0])
-    if ev < CLEAR_LINES[layout.game] and len(refined) > 1:
-        ev, H, name = max((ev, H, name), final(refined[1]), key=lambda r: r[0])
+    # the best candidate first; the next ones only while the lines do not clearly agree with a
+    # fit a real camera can make (a fit squeezed onto a few lines can agree with them)
+    def key(result) -> tuple[bool, float]:
+        return camera_error(result[1], img.shape) <= MAX_CAMERA_ERROR, result[0]
+
+    best = final(refined[0])
+    for item in refined[1:DRAWN_FINALS]:
+        if key(best) >= (True, CLEAR_LINES[layout.game]):
+            break
+        best = max(best, final(item), key=key)
+    ev, H, name = best
     return Detection(H=H, score=fine.score(gray, H), source=name, support=outline_support(mid, Mh @ H, layout, lab=lab_mid),
                      camera_error=camera_error(H, img.shape), evidence=ev)
 
@@ -862,6 +887,7 @@ def outline_support(img: np.ndarray, H: np.ndarray, layout: Layout, d: float = 0
 
 
 _F_GRID = np.geomspace(0.45, 2.5, 32)
+PHONE_FOCAL = 0.85  # a phone's main camera: focal length in pixels over the long side
 
 
 def camera_error(H: np.ndarray, shape) -> float:
@@ -880,3 +906,37 @@ def camera_error(H: np.ndarray, shape) -> float:
     err = np.abs(np.log(na[ok] / nb[ok])) + np.abs((a[ok] * b[ok]).sum(1)) / (na[ok] * nb[ok])
     return float(err.min())
 
+
+
+def raised(H: np.ndarray, shape, height: float) -> np.ndarray:
+    """The homography of the plane `height` board units above the board, toward the camera.
+
+    A stone stands up from the board: seen at a slant its body shows above its foot, toward
+    the far side. The camera is the pinhole `camera_error` finds best (centred principal point,
+    square pixels); a homography no such camera makes is returned unchanged."""
+    if not height:
+        return H
+    h, w = shape[:2]
+    f = _F_GRID * max(w, h)
+    h1, h2 = H[:, 0], H[:, 1]
+    a = np.stack([(h1[0] - w / 2 * h1[2]) / f, (h1[1] - h / 2 * h1[2]) / f, np.full_like(f, h1[2])], 1)
+    b = np.stack([(h2[0] - w / 2 * h2[2]) / f, (h2[1] - h / 2 * h2[2]) / f, np.full_like(f, h2[2])], 1)
+    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    if not ((na > 0) & (nb > 0)).all():
+        return H
+    err = np.abs(np.log(na / nb)) + np.abs((a * b).sum(1)) / (na * nb)
+    # seen straight down every focal length fits: then a phone's usual one among those that do
+    fits = err <= err.min() + 0.01
+    focal = float(f[fits][int(np.argmin(np.abs(np.log(f[fits] / (PHONE_FOCAL * max(w, h))))))])
+    K = np.array([[focal, 0.0, w / 2], [0.0, focal, h / 2], [0.0, 0.0, 1.0]])
+    M = np.linalg.solve(K, H)
+    scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
+    if t[2] < 0:  # the board lies in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    normal = np.cross(r1, r2)
+    normal /= np.linalg.norm(normal)
+    if np.dot(normal, t) > 0:  # up from the board is toward the camera
+        normal = -normal
+    lifted = K @ np.column_stack([r1, r2, t + height * normal])
+    return lifted / lifted[2, 2]

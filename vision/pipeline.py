@@ -10,12 +10,11 @@ import cv2
 import numpy as np
 
 from .classify import cell_features, classify, harmonize
-from .detect import Detection, find_board
+from .detect import MAX_CAMERA_ERROR, Detection, find_board
 from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
 
-MAX_CAMERA_ERROR = 0.06  # the fit must be what a real camera sees of this board's shape
 # the board's own marks where the fit puts them (`Detection.evidence`): pocket boards the contrast
 # of round edges at the pockets against the lattice just outside, drawn boards the share of
 # their line samples on a dark line
