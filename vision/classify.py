@@ -140,7 +140,6 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     if model is None:
         raise RuntimeError(f"cell model missing: {model_path(layout.game)}")
     allowed = [0] + [CLASSES.index(c) for c in layout.palette]
-    ntrees = model.getTermCriteria()[1] or 100
     votes = model.getVotes(feats, 0)  # first row: class labels, then votes per sample
     labels = votes[0].astype(int)
     counts = votes[1:].astype(np.float32)

@@ -890,9 +890,9 @@ _F_GRID = np.geomspace(0.45, 2.5, 32)
 PHONE_FOCAL = 0.85  # a phone's main camera: focal length in pixels over the long side
 
 
-def camera_error(H: np.ndarray, shape) -> float:
-    """How far the homography is from a real pinhole camera looking at a flat board (square
-    pixels, centred principal point, any focal length in a phone's range): 0 is perfect."""
+def _camera_fits(H: np.ndarray, shape) -> tuple[np.ndarray, np.ndarray]:
+    """Focal lengths of a phone's range and, for each, how far the homography is from a real
+    pinhole camera with it looking at a flat board (square pixels, centred principal point)."""
     h, w = shape[:2]
     f = _F_GRID * max(w, h)
     h1, h2 = H[:, 0], H[:, 1]
@@ -900,12 +900,15 @@ def camera_error(H: np.ndarray, shape) -> float:
     a = np.stack([(h1[0] - w / 2 * h1[2]) / f, (h1[1] - h / 2 * h1[2]) / f, np.full_like(f, h1[2])], 1)
     b = np.stack([(h2[0] - w / 2 * h2[2]) / f, (h2[1] - h / 2 * h2[2]) / f, np.full_like(f, h2[2])], 1)
     na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    err = np.full_like(f, np.inf)
     ok = (na > 0) & (nb > 0)
-    if not ok.any():
-        return float("inf")
-    err = np.abs(np.log(na[ok] / nb[ok])) + np.abs((a[ok] * b[ok]).sum(1)) / (na[ok] * nb[ok])
-    return float(err.min())
+    err[ok] = np.abs(np.log(na[ok] / nb[ok])) + np.abs((a[ok] * b[ok]).sum(1)) / (na[ok] * nb[ok])
+    return f, err
 
+
+def camera_error(H: np.ndarray, shape) -> float:
+    """How far the homography is from a real camera at its best focal length: 0 is perfect."""
+    return float(_camera_fits(H, shape)[1].min())
 
 
 def raised(H: np.ndarray, shape, height: float) -> np.ndarray:
@@ -917,14 +920,9 @@ def raised(H: np.ndarray, shape, height: float) -> np.ndarray:
     if not height:
         return H
     h, w = shape[:2]
-    f = _F_GRID * max(w, h)
-    h1, h2 = H[:, 0], H[:, 1]
-    a = np.stack([(h1[0] - w / 2 * h1[2]) / f, (h1[1] - h / 2 * h1[2]) / f, np.full_like(f, h1[2])], 1)
-    b = np.stack([(h2[0] - w / 2 * h2[2]) / f, (h2[1] - h / 2 * h2[2]) / f, np.full_like(f, h2[2])], 1)
-    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
-    if not ((na > 0) & (nb > 0)).all():
+    f, err = _camera_fits(H, shape)
+    if not np.isfinite(err).all():
         return H
-    err = np.abs(np.log(na / nb)) + np.abs((a * b).sum(1)) / (na * nb)
     # seen straight down every focal length fits: then a phone's usual one among those that do
     fits = err <= err.min() + 0.01
     focal = float(f[fits][int(np.argmin(np.abs(np.log(f[fits] / (PHONE_FOCAL * max(w, h))))))])

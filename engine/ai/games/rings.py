@@ -20,7 +20,7 @@ valuing all ~200 placements of a turn cheap.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from ...games.rings import CIRCLE_NEIGHBOURS, EMPTY, FULL_CIRCLES, POINT_FULL, RingsState, Turn
 
