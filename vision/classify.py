@@ -43,12 +43,12 @@ def feature_names() -> list[str]:
             "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap"]
 
 
-def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout, lift: float | None = None) -> tuple[np.ndarray, dict]:
+def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:
     r = layout.stone_radius
     s = PX_PER_RADIUS / r
     frame = Frame(layout, s, margin=0.3)
     # looked at where a stone's body shows (above its foot), not on the board
-    warped = frame.warp(img, raised(H, img.shape, (SAMPLE_LIFT.get(layout.game, 0.0) if lift is None else lift) * r))
+    warped = frame.warp(img, raised(H, img.shape, SAMPLE_LIFT.get(layout.game, 0.0) * r))
     lab = cv2.cvtColor(warped.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     L, A, B = lab[..., 0], lab[..., 1], lab[..., 2]
     g = cv2.GaussianBlur(L, (0, 0), 1.0)
