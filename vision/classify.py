@@ -135,23 +135,74 @@ def load_model(game: str | None = None):
     return cv2.ml.RTrees_load(str(p))
 
 
-def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | None], list[float]]:
+def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarray, list[int]]:
+    """The forest's share of votes per cell for empty and each colour of the game's palette
+    (columns in the order of the returned class indices)."""
     model = model or load_model(layout.game)
     if model is None:
         raise RuntimeError(f"cell model missing: {model_path(layout.game)}")
     allowed = [0] + [CLASSES.index(c) for c in layout.palette]
     votes = model.getVotes(feats, 0)  # first row: class labels, then votes per sample
-    labels = votes[0].astype(int)
-    counts = votes[1:].astype(np.float32)
-    out, conf = [], []
-    for row in counts:
-        best, bestv, tot = 0, -1.0, float(row.sum()) or 1.0
-        for j, lab in enumerate(labels):
-            if lab in allowed and row[j] > bestv:
-                best, bestv = lab, row[j]
-        out.append(None if best == 0 else CLASSES[best])
-        conf.append(round(float(bestv / tot), 3))
-    return out, conf
+    P = np.zeros((len(feats), len(allowed)), np.float64)
+    for j, lab in enumerate(votes[0].astype(int)):
+        if lab in allowed:
+            P[:, allowed.index(lab)] = votes[1:, j]
+    return P / np.maximum(votes[1:].sum(1, keepdims=True), 1.0), allowed
+
+
+# Stones of one colour look alike on one photo, and unlike its empty locations: a class's look
+# on this photo (its surest cells) tells a doubtful cell what it is when the forest, trained on
+# other photos, hesitates -- whole colours under an unusual light read as empty otherwise.
+LOOK = ("dL", "da", "db", "sL", "ringgrad", "cd_in", "spot", "lapvar", "ringstd", "dL_out", "p10", "p90")
+SURE = 0.6           # a cell this sure of its class shows how the class looks here
+MIN_LOOK = 3         # cells it takes to say how a class looks on this photo
+UNLIKE = 25.0        # mean squared z-score: this far from a class's look is as far as it gets
+LOOK_WEIGHT = 0.5    # of a mean squared z-score against the log of the forest's vote share
+PLAUSIBLE = 0.1      # the photo chooses only among classes the forest gives this share or more
+
+
+def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """Class probabilities after weighing each cell's likeness to every class's look on this photo."""
+    names = feature_names()
+    X = feats[:, [names.index(n) for n in LOOK]].astype(np.float64)
+    label, conf = P.argmax(1), P.max(1)
+    looks: dict[int, np.ndarray] = {}
+    spreads = []
+    for c in range(P.shape[1]):
+        sure = np.flatnonzero((label == c) & (conf >= SURE))
+        if len(sure) >= MIN_LOOK:
+            looks[c] = np.median(X[sure], 0)
+            spreads.append(1.4826 * np.median(np.abs(X[sure] - looks[c]), 0))
+        elif np.count_nonzero(label == c) >= MIN_LOOK:  # a whole colour in doubt still looks alike
+            looks[c] = np.median(X[label == c], 0)
+    if not spreads:
+        return P
+    # the spread within a class on this photo; never below a tenth of the spread of all its cells
+    scale = np.maximum(np.median(spreads, 0), 0.1 * X.std(0) + 1e-3)
+    unlike = np.full(P.shape, UNLIKE)
+    for c, look in looks.items():
+        unlike[:, c] = np.minimum((((X - look) / scale) ** 2).mean(1), UNLIKE)
+    # a class the photo does not show clearly enough gains or loses nothing by the looks
+    unseen = [c for c in range(P.shape[1]) if c not in looks]
+    unlike[:, unseen] = unlike[:, list(looks)].min(1, keepdims=True)
+    score = np.log(P + 0.02) - LOOK_WEIGHT * unlike
+    score[(P < PLAUSIBLE) & (np.arange(P.shape[1])[None, :] != label[:, None])] = -np.inf
+    score -= score.max(1, keepdims=True)
+    post = np.exp(score)
+    return post / post.sum(1, keepdims=True)
+
+
+def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | None], list[float]]:
+    """Each location's class and confidence: the forest's votes weighed by the photo's own looks.
+    The confidence is the mean of the forest's share and the weighed probability, so a cell the
+    forest doubted stays marked for a person to check even when the photo decided it."""
+    P, allowed = class_votes(feats, layout, model)
+    post = photo_adapt(P, feats)
+    best = post.argmax(1)
+    rows = np.arange(len(best))
+    conf = (P[rows, best] + post[rows, best]) / 2
+    return ([None if allowed[k] == 0 else CLASSES[allowed[k]] for k in best],
+            [round(float(c), 3) for c in conf])
 
 
 def harmonize(labels: list[str | None], conf: list[float], feats: np.ndarray,

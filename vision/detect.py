@@ -37,6 +37,8 @@ SNAP_S = 24.0                      # pixels per board unit where drawn lines are
 STONE_S = 20.0                     # pixels per board unit where drawn boards' stones are looked for
 CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
 LINE_TOL = 0.05                    # board units: a drawn line found this close to the fit's is where it says
+HIDDEN = 1.7                       # stone radii from a stone's location: its body hides the lines
+MIN_SEEN = 60                      # line samples it takes to judge a fit by the lines left in view
 # where a drawing's outer edge may run, in board units beyond the outermost locations: its
 # outermost line (morris' outer square, rings' outer circles) or a border drawn nearer the edge
 DRAWING_PADS = {"morris": (0.0, 0.3, 0.6), "rings": (1 / math.sqrt(3), 0.85)}
@@ -45,6 +47,9 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vision-detect")
 MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
 MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera sees of this board's shape
 DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
+NUMBERS_S = 30.0                   # pixels per board unit where an oriented board's numbers are looked for
+NUMBERS_CLEAR = 2.5                # one end's margin this much inkier than the other's: the numbered one
+CLEAR_MARGIN = 0.25                # the orientation margin of a way round the numbers tell (certainty 1)
 
 
 @dataclass
@@ -567,9 +572,35 @@ def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.
     return H @ np.array([[sc, 0.0, tx], [0.0, sc, ty], [0.0, 0.0, 1.0]])
 
 
-def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
-    """Drawn boards: share of the drawn-line samples whose line lies right where the fit puts it."""
-    pts, off, strong = _line_peaks(gray, H, layout, 0.2)
+def sure_stones(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray]:
+    """Drawn boards: the locations (board units) with a clear stone's round edge within `win`
+    board units of where the fit puts them, and where that edge's centre lies (board units)."""
+    fr = Frame(layout, STONE_S, margin=0.5)
+    radii = tuple(layout.stone_radius * f for f in (0.85, 1.0, 1.15))
+    resp = ring_response(fr.warp(gray, H), STONE_S, radii)
+    ok, pos, val = window_peaks(resp, fr.to_px(layout.xy), max(1, int(round(win * STONE_S))))
+    sure = val > STONE_EDGE * (float(np.percentile(resp, 99.5)) + 1e-6)
+    return layout.xy[ok][sure], fr.to_units(pos[sure])
+
+
+def samples_in_view(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray | None:
+    """Drawn boards: which drawn-line samples no stone hides (None: too few left to judge by);
+    the stones stay where they are under the small moves of refining a fit."""
+    pts, _ = _line_samples(layout.game)
+    stones, _ = sure_stones(gray, H, layout, 0.1)
+    if not len(stones):
+        return None
+    seen = np.min(np.linalg.norm(pts[:, None] - stones[None], axis=2), axis=1) > HIDDEN * layout.stone_radius
+    return seen if seen.sum() >= MIN_SEEN else None
+
+
+def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, seen: np.ndarray | None = None) -> float:
+    """Drawn boards: share of the drawn-line samples whose line lies right where the fit puts it,
+    among the samples in view (`seen`: a crowded rings board covers most of its circles, and a
+    stone's edge is no line)."""
+    _, off, strong = _line_peaks(gray, H, layout, 0.2)
+    if seen is not None:
+        strong = strong & seen
     return float((strong & (np.abs(off) <= LINE_TOL)).sum()) / max(1, int(strong.sum()))
 
 
@@ -579,16 +610,11 @@ def line_refine(gray: np.ndarray, H: np.ndarray, layout: Layout, rounds=(0.3, 0.
     _, nrm = _line_samples(layout.game)
     if len(nrm) < 20:
         return H
-    fr_st = Frame(layout, STONE_S, margin=0.5)
-    radii = tuple(layout.stone_radius * f for f in (0.85, 1.0, 1.15))
     for win in rounds:
         pts, off, strong = _line_peaks(gray, H, layout, win)
         lines = (pts[strong], (pts + off[:, None] * nrm)[strong])
         # stones: the strongest round edge of a stone's size near each location
-        resp = ring_response(fr_st.warp(gray, H), STONE_S, radii)
-        ok, pos, val = window_peaks(resp, fr_st.to_px(layout.xy), max(1, int(round(win * STONE_S))))
-        sure = val > STONE_EDGE * (float(np.percentile(resp, 99.5)) + 1e-6)
-        stones = (layout.xy[ok][sure], fr_st.to_units(pos[sure]))
+        stones = sure_stones(gray, H, layout, win)
         # each kind of mark on its own (the stones stand a little above the lines): the
         # more self-consistent fit wins
         best = None
@@ -768,10 +794,30 @@ def _find_on_grid(img: np.ndarray, small: np.ndarray, picked: list[Candidate], l
         r2, score2, support2 = rank(H_turned)
         margin = abs(r - r2)
         if r2 > r:
-            H, score, support = H_turned, score2, support2
+            H, H_turned, score, support = H_turned, H, score2, support2
+        # the engraved numbers, where they show clearly, tell it better (a table of the board's
+        # own wood hides the outline)
+        ink, ink_turned = numbers_ink(gray, H, layout), numbers_ink(gray, H_turned, layout)
+        if max(ink, ink_turned) >= NUMBERS_CLEAR * max(min(ink, ink_turned), 1e-6):
+            margin = max(margin, CLEAR_MARGIN)
+            if ink_turned > ink:
+                H, score, support = H_turned, *rank(H_turned)[1:]
     return Detection(H=H, score=score, source=picked[i].source, support=support,
                      camera_error=camera_error(H, img.shape), evidence=fit.evidence, orientation_margin=margin,
                      present=fit.present, outside=fit.outside)
+
+
+def numbers_ink(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
+    """Fine dark strokes in the wide margin below row 1 where the fit puts it: the engraved
+    column numbers of an oriented board (sage-stones) -- the other end's margin has none."""
+    fr = Frame(layout, NUMBERS_S, margin=0.3)
+    k = int(0.25 * NUMBERS_S) | 1
+    bh = cv2.morphologyEx(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.8), cv2.MORPH_BLACKHAT,
+                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    x0, x1 = layout.xy[:, 0].min() - 0.4, layout.xy[:, 0].max() + 0.4
+    y0, y1 = layout.outline[:, 1].min() + 0.4, layout.xy[:, 1].min() - 0.6
+    (a, b), (c, d) = np.round(fr.to_px(np.array([[x0, y1], [x1, y0]]))).astype(int)
+    return float(bh[b:d, a:c].mean())
 
 
 def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout) -> Detection:
@@ -807,13 +853,14 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
         starts = (H, outline_refine(img, H, layout), line_snap(gray, H, layout))
         options = [Hx for Hx in _POOL.map(lambda H0: line_refine(gray, H0, layout), starts)
                    if _plausible(Hx, layout, img.shape)] or [H]
-        ev = [line_evidence(gray, Hx, layout) for Hx in options]
+        seen = samples_in_view(gray, options[0], layout)
+        ev = [line_evidence(gray, Hx, layout, seen) for Hx in options]
         if max(ev) < CLEAR_LINES[layout.game]:
             # ECC on the whole drawing from the best of them (it holds where stones hide the lines)
             H_ecc = fine.refine(gray, options[int(np.argmax(ev))], 30)[0]
             if _plausible(H_ecc, layout, img.shape):
                 options.append(H_ecc)
-                ev.append(line_evidence(gray, H_ecc, layout))
+                ev.append(line_evidence(gray, H_ecc, layout, seen))
         k = int(np.argmax(ev))
         return ev[k], options[k] / options[k][2, 2], name
 
