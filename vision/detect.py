@@ -47,6 +47,10 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vision-detect")
 MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
 MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera sees of this board's shape
 DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
+STONE_MARKED = ("rings",)          # drawn boards whose stones, when crowded, show the fit better than the lines
+CROWDED = 0.5                      # share of the locations holding a stone
+CENTRED = 0.08                     # board units: a stone's edge centred this close to its location
+STONE_LIFT = 0.4                   # stone radii above the board where a stone's edge shows
 NUMBERS_S = 30.0                   # pixels per board unit where an oriented board's numbers are looked for
 NUMBERS_CLEAR = 2.5                # one end's margin this much inkier than the other's: the numbered one
 CLEAR_MARGIN = 0.25                # the orientation margin of a way round the numbers tell (certainty 1)
@@ -807,6 +811,15 @@ def _find_on_grid(img: np.ndarray, small: np.ndarray, picked: list[Candidate], l
                      present=fit.present, outside=fit.outside)
 
 
+def stone_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, shape) -> float:
+    """Drawn boards crowded with stones: the share of the stones whose round edge is centred on
+    their location (a wrong lattice puts few there); 0 while under CROWDED of the locations hold one."""
+    locs, found = sure_stones(gray, raised(H, shape, STONE_LIFT * layout.stone_radius), layout, 0.2)
+    if len(locs) < CROWDED * len(layout.xy):
+        return 0.0
+    return float((np.linalg.norm(found - locs, axis=1) < CENTRED).mean())
+
+
 def numbers_ink(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
     """Fine dark strokes in the wide margin below row 1 where the fit puts it: the engraved
     column numbers of an oriented board (sage-stones) -- the other end's margin has none."""
@@ -853,14 +866,13 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
         starts = (H, outline_refine(img, H, layout), line_snap(gray, H, layout))
         options = [Hx for Hx in _POOL.map(lambda H0: line_refine(gray, H0, layout), starts)
                    if _plausible(Hx, layout, img.shape)] or [H]
-        seen = samples_in_view(gray, options[0], layout)
-        ev = [line_evidence(gray, Hx, layout, seen) for Hx in options]
+        ev = [line_evidence(gray, Hx, layout) for Hx in options]
         if max(ev) < CLEAR_LINES[layout.game]:
             # ECC on the whole drawing from the best of them (it holds where stones hide the lines)
             H_ecc = fine.refine(gray, options[int(np.argmax(ev))], 30)[0]
             if _plausible(H_ecc, layout, img.shape):
                 options.append(H_ecc)
-                ev.append(line_evidence(gray, H_ecc, layout, seen))
+                ev.append(line_evidence(gray, H_ecc, layout))
         k = int(np.argmax(ev))
         return ev[k], options[k] / options[k][2, 2], name
 
@@ -875,6 +887,11 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
             break
         best = max(best, final(item), key=key)
     ev, H, name = best
+    # fits are ranked on all their line samples alike; the one chosen may show more of its
+    # board where stones hide the lines: by the lines still in view, or by the stones themselves
+    ev = max(ev, line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))
+    if layout.game in STONE_MARKED:
+        ev = max(ev, stone_evidence(gray, H, layout, img.shape))
     return Detection(H=H, score=fine.score(gray, H), source=name, support=outline_support(mid, Mh @ H, layout, lab=lab_mid),
                      camera_error=camera_error(H, img.shape), evidence=ev)
 

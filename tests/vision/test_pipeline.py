@@ -53,7 +53,7 @@ def test_reads_exact_position(name):
 HARD = PHOTOS / "hard"
 
 
-@pytest.mark.parametrize("name", ["rings_7019", "rings_15003", "sage-stones_7013"])
+@pytest.mark.parametrize("name", ["rings_15003", "sage-stones_7013"])
 def test_a_colour_the_forest_doubts_is_read_by_its_look_on_the_photo(name):
     # every white stone of these photos gets under two thirds of the forest's votes and most
     # of them lean empty; the surest ones show how white looks on this photo
@@ -76,6 +76,14 @@ def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
     off = np.min(np.linalg.norm(found[:, None] - truth[None], axis=2), axis=1)
     assert np.median(off) < 0.2 * spacing and np.max(off) < 0.75 * spacing
     assert len(best_match("rings", reading.cells, meta["cells"])) <= 5
+
+
+def test_a_board_full_of_stones_is_judged_by_where_its_stones_sit():
+    # 202 of 216 locations hold a stone, tilted 37 degrees: under a quarter of the circles still
+    # in view line up, but the stones sit centred on the locations as no other lattice has them
+    meta = json.loads((HARD / "rings_19017.json").read_text())
+    reading = read_board(HARD / meta["image"], "rings")
+    assert best_match("rings", reading.cells, meta["cells"]) == []
 
 
 def test_the_engraved_numbers_tell_which_way_round_a_sage_board_lies():
