@@ -588,8 +588,8 @@ def sure_stones(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> 
 
 
 def samples_in_view(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray | None:
-    """Drawn boards: which drawn-line samples no stone hides (None: too few left to judge by);
-    the stones stay where they are under the small moves of refining a fit."""
+    """Drawn boards: which drawn-line samples no stone hides where the fit puts the stones
+    (None: too few left to judge by)."""
     pts, _ = _line_samples(layout.game)
     stones, _ = sure_stones(gray, H, layout, 0.1)
     if not len(stones):
