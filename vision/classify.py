@@ -4,8 +4,9 @@ The photo is warped onto the canonical layout (about 12 pixels per stone radius)
 each location is described by what a stone changes there: colour against the board's
 own wood (measured between the locations), texture, highlights and dark refraction
 edges (what a clear glass stone shows over an empty pocket), the strength of a round
-edge at stone size.  A random forest trained on rendered photos (`vision/model/`)
-turns those numbers into a class; the game's palette restricts the answer.
+edge at stone size, and the ink of a drawn board's lines where they meet at the
+location's foot, which any stone covers.  A random forest trained on rendered photos
+(`vision/model/`) turns those numbers into a class; the game's palette restricts the answer.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def feature_names() -> list[str]:
     return ["L0", "a0", "b0", "dL", "da", "db", "chroma", "hcos", "hsin", "sL", "sa", "sb",
             "bright", "vbright", "dark", "grad", "ringgrad", "cdist", "refL", "refa", "refb",
             "p10", "p90", "dL_out", "cd_in", "sat_in", "lmax", "spot", "lapvar", "ringstd",
-            "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap"]
+            "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap", "foot_ink"]
 
 
 def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:
@@ -48,14 +49,26 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     s = PX_PER_RADIUS / r
     frame = Frame(layout, s, margin=0.3)
     # looked at where a stone's body shows (above its foot), not on the board
-    warped = frame.warp(img, raised(H, img.shape, SAMPLE_LIFT.get(layout.game, 0.0) * r))
+    lift = SAMPLE_LIFT.get(layout.game, 0.0) * r
+    warped = frame.warp(img, raised(H, img.shape, lift))
     lab = cv2.cvtColor(warped.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     L, A, B = lab[..., 0], lab[..., 1], lab[..., 2]
+    # the board right at a location's foot, which a stone covers from any camera (a drawn
+    # board's lines meet there, often in a dot)
+    if lift:
+        foot = frame.warp(img, H)
+        L_foot = cv2.cvtColor(foot.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[..., 0]
+    else:
+        L_foot = L
     g = cv2.GaussianBlur(L, (0, 0), 1.0)
     grad = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
     # specular highlights: small bright spots above their surroundings
     spot_map = L - cv2.GaussianBlur(L, (0, 0), 0.35 * PX_PER_RADIUS)
     lap = np.abs(cv2.Laplacian(cv2.GaussianBlur(L, (0, 0), 0.8), cv2.CV_32F))
+    # thin dark strokes at the foot: a drawn board's lines meet at an empty location
+    k = int(round(0.5 * PX_PER_RADIUS)) | 1
+    foot_strokes = cv2.morphologyEx(cv2.GaussianBlur(L_foot, (0, 0), 0.7), cv2.MORPH_BLACKHAT,
+                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     hsv = cv2.cvtColor(warped, cv2.COLOR_BGR2HSV)
     sat = hsv[..., 1].astype(np.float32) / 255.0
     centres = frame.to_px(layout.xy)
@@ -71,39 +84,38 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     refL, refa, refb = (float(np.median(ch[bg])) for ch in (L, A, B))
     refg = float(np.mean(grad[bg])) + 1.0
     reflap = float(np.mean(lap[bg])) + 0.5
+    reffoot = float(np.percentile(foot_strokes[bg], 99)) + 1.0
     o_in = _offsets(PX_PER_RADIUS, 0, 0.5)
     o_mid = _offsets(PX_PER_RADIUS, 0, 0.9)
     o_ring = _offsets(PX_PER_RADIUS, 0.8, 1.2)
+    o_foot = _offsets(PX_PER_RADIUS, 0, 0.45)
     h, w = L.shape
-    feats = []
-    for cx, cy in centres:
-        ix, iy = int(round(cx)), int(round(cy))
+    ix, iy = np.round(centres).astype(int).T
 
-        def take(o, ch):
-            yy = np.clip(o[0] + iy, 0, h - 1)
-            xx = np.clip(o[1] + ix, 0, w - 1)
-            return ch[yy, xx]
+    def take(o: tuple[np.ndarray, np.ndarray], ch: np.ndarray) -> np.ndarray:
+        """The pixels of `ch` at offsets `o` around every location: one row per location."""
+        return ch[np.clip(o[0][None] + iy[:, None], 0, h - 1), np.clip(o[1][None] + ix[:, None], 0, w - 1)]
 
-        Li, ai, bi = take(o_in, L), take(o_in, A), take(o_in, B)
-        Lm, am, bm = take(o_mid, L), take(o_mid, A), take(o_mid, B)
-        L0, a0, b0 = float(np.median(Li)), float(np.median(ai)), float(np.median(bi))
-        chroma = math.hypot(a0, b0)
-        hang = math.atan2(b0, a0)
-        cd = np.sqrt((Lm - refL) ** 2 + (am - refa) ** 2 + (bm - refb) ** 2)
-        cdi = np.sqrt((Li - refL) ** 2 + (ai - refa) ** 2 + (bi - refb) ** 2)
-        Lr = take(o_ring, L)
-        feats.append([
-            L0, a0, b0, L0 - refL, a0 - refa, b0 - refb, chroma, math.cos(hang), math.sin(hang),
-            float(Lm.std()), float(am.std()), float(bm.std()),
-            float((Lm > refL + 20).mean()), float((Lm > 92).mean()), float((Lm < refL - 20).mean()),
-            float(take(o_mid, grad).mean() / refg), float(take(o_ring, grad).mean() / refg),
-            float(cd.mean()), refL, refa, refb,
-            float(np.percentile(Lm, 10)), float(np.percentile(Lm, 90)),
-            float(np.median(Lr) - refL), float(np.median(cdi)), float(np.median(take(o_in, sat))),
-            float(Lm.max() - refL), float(take(o_mid, spot_map).max()), float(take(o_mid, lap).mean() / reflap),
-            float(Lr.std()),
-        ])
-    F = np.array(feats, np.float32)
+    Li, ai, bi = take(o_in, L), take(o_in, A), take(o_in, B)
+    Lm, am, bm = take(o_mid, L), take(o_mid, A), take(o_mid, B)
+    Lr = take(o_ring, L)
+    L0, a0, b0 = (np.median(ch, 1).astype(np.float64) for ch in (Li, ai, bi))
+    hang = np.arctan2(b0, a0)
+    cd = np.sqrt((Lm - refL) ** 2 + (am - refa) ** 2 + (bm - refb) ** 2)
+    cdi = np.sqrt((Li - refL) ** 2 + (ai - refa) ** 2 + (bi - refb) ** 2)
+    ref = np.ones(len(centres))
+    F = np.stack([
+        L0, a0, b0, L0 - refL, a0 - refa, b0 - refb, np.hypot(a0, b0), np.cos(hang), np.sin(hang),
+        Lm.std(1), am.std(1), bm.std(1),
+        (Lm > refL + 20).mean(1), (Lm > 92).mean(1), (Lm < refL - 20).mean(1),
+        take(o_mid, grad).mean(1) / refg, take(o_ring, grad).mean(1) / refg,
+        cd.mean(1), refL * ref, refa * ref, refb * ref,
+        np.percentile(Lm, 10, axis=1), np.percentile(Lm, 90, axis=1),
+        np.median(Lr, 1) - refL, np.median(cdi, 1), np.median(take(o_in, sat), 1),
+        Lm.max(1) - refL, take(o_mid, spot_map).max(1), take(o_mid, lap).mean(1) / reflap,
+        Lr.std(1),
+    ], 1).astype(np.float32)
+    foot_ink = np.percentile(take(o_foot, foot_strokes), 90, axis=1) / reffoot
     # context: how this location compares with the other locations of the same photo
     names = feature_names()
     iL, icd, isat, ilap = names.index("L0"), names.index("cd_in"), names.index("sat_in"), names.index("lapvar")
@@ -114,7 +126,7 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
         F[:, isat] - np.median(F[:, isat]),
         F[:, ilap] - np.median(F[:, ilap]),
     ], 1).astype(np.float32)
-    F = np.concatenate([F, ctx], 1)
+    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None]], 1)
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 
@@ -142,7 +154,8 @@ def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarr
     if model is None:
         raise RuntimeError(f"cell model missing: {model_path(layout.game)}")
     allowed = [0] + [CLASSES.index(c) for c in layout.palette]
-    votes = model.getVotes(feats, 0)  # first row: class labels, then votes per sample
+    # features are only ever appended: a forest trained before one was added reads the ones it knows
+    votes = model.getVotes(np.ascontiguousarray(feats[:, :model.getVarCount()]), 0)  # labels, then votes
     P = np.zeros((len(feats), len(allowed)), np.float64)
     for j, lab in enumerate(votes[0].astype(int)):
         if lab in allowed:
@@ -192,13 +205,65 @@ def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
     return post / post.sum(1, keepdims=True)
 
 
+# Two physical colours never look the same on one photo: when the cells of one colour split into
+# two clearly different colours and the forest's second choice for one of the two groups is a
+# palette colour no cell has, that group is that colour (dark red stones beside orange ones,
+# both read orange under a warm light).
+SPLIT_MIN = 3        # stones in each of the two groups
+SPLIT_APART = 12.0   # Lab distance (lightness halved) between the groups' colours
+SPLIT_TIGHT = 6.0    # ... and this many times the spread within a group (an even spread: 4)
+SPLIT_VOTES = 0.05   # the group's mean vote share for the missing colour, at least
+SPLIT_LEAD = 3.0     # ... and this many times the other group's
+
+
+def _two_groups(x: np.ndarray) -> np.ndarray | None:
+    """Two-means on colour rows (started from the darkest and the lightest): the boolean split
+    when the rows form two tight groups far apart, else None."""
+    order = np.argsort(x[:, 0])
+    centres = np.stack([x[order[0]], x[order[-1]]])
+    for _ in range(10):
+        side = np.linalg.norm(x - centres[1], axis=1) < np.linalg.norm(x - centres[0], axis=1)
+        if side.all() or not side.any():
+            return None
+        centres = np.stack([x[~side].mean(0), x[side].mean(0)])
+    if min(side.sum(), (~side).sum()) < SPLIT_MIN:
+        return None
+    apart = float(np.linalg.norm(centres[1] - centres[0]))
+    spread = max(float(np.median(np.linalg.norm(x[g] - centres[k], axis=1))) for k, g in enumerate((~side, side)))
+    return side if apart >= SPLIT_APART and apart >= SPLIT_TIGHT * spread else None
+
+
+def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """Class per cell, after a colour no cell has is given to the one of two distinct groups of
+    another colour's cells that the forest leans towards it."""
+    best = best.copy()
+    colour = feats[:, :3].astype(np.float64) * np.array([0.5, 1.0, 1.0])
+    for c in range(1, P.shape[1]):
+        cells = np.flatnonzero(best == c)
+        if len(cells) < 2 * SPLIT_MIN:
+            continue
+        side = _two_groups(colour[cells])
+        if side is None:
+            continue
+        groups = (cells[~side], cells[side])
+        missing = [m for m in range(1, P.shape[1]) if m != c and not np.any(best == m)]
+        if not missing:
+            continue
+        share = np.array([[P[g, m].mean() for m in missing] for g in groups])  # group x missing colour
+        k, j = np.unravel_index(int(np.argmax(share)), share.shape)
+        if share[k, j] >= SPLIT_VOTES and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
+            best[groups[k]] = missing[j]
+    return best
+
+
 def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | None], list[float]]:
     """Each location's class and confidence: the forest's votes weighed by the photo's own looks.
     The confidence is the mean of the forest's share and the weighed probability, so a cell the
-    forest doubted stays marked for a person to check even when the photo decided it."""
+    forest doubted stays marked for a person to check even when the photo decided it (a group
+    `split_lookalikes` renamed keeps the forest's low share for its new colour)."""
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
-    best = post.argmax(1)
+    best = split_lookalikes(post.argmax(1), P, feats)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
     return ([None if allowed[k] == 0 else CLASSES[allowed[k]] for k in best],

@@ -1,10 +1,11 @@
-"""The photo's own looks in the cell classifier (`photo_adapt`), on made-up features and votes."""
+"""The photo's own looks in the cell classifier (`photo_adapt`, `split_lookalikes`), on made-up
+features and votes."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.classify import LOOK, MIN_LOOK, feature_names, photo_adapt
+from vision.classify import LOOK, MIN_LOOK, feature_names, photo_adapt, split_lookalikes
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
 NAMES = feature_names()
@@ -58,3 +59,49 @@ def test_a_cell_unlike_every_look_keeps_the_forests_answer():
     F = photo([BOARD] * 12 + [STONE] * 5 + [np.full(len(LOOK), 90.0)])
     P = np.array([[0.95, 0.05, 0.0]] * 12 + [[0.05, 0.95, 0.0]] * 5 + [[0.4, 0.6, 0.0]])
     assert photo_adapt(P, F).argmax(1)[-1] == WHITE
+
+
+# split_lookalikes: classes 0 empty, 1 red, 2 orange; colour rows are (L, a, b)
+RED, ORANGE = 1, 2
+DARK_RED = np.array([28.0, 41.0, 35.0])
+BRIGHT_ORANGE = np.array([42.0, 29.0, 44.0])
+
+
+def coloured(colours: list[np.ndarray], seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    F = np.zeros((len(colours), len(NAMES)), np.float32)
+    for i, v in enumerate(colours):
+        F[i, :3] = v + rng.normal(0, 0.8, 3)
+    return F
+
+
+def test_two_colours_read_as_one_are_told_apart_by_the_forests_second_choice():
+    # ten dark red stones and eight orange ones, all read orange; the forest gives the dark red
+    # group a little red, the orange group none: the missing colour goes to the group it leans to
+    F = coloured([np.full(3, 60.0)] * 6 + [DARK_RED] * 10 + [BRIGHT_ORANGE] * 8)
+    P = np.array([[1.0, 0.0, 0.0]] * 6 + [[0.0, 0.12, 0.88]] * 10 + [[0.0, 0.01, 0.99]] * 8)
+    best = split_lookalikes(P.argmax(1), P, F)
+    assert best.tolist() == [EMPTY] * 6 + [RED] * 10 + [ORANGE] * 8
+
+
+def test_one_colour_in_two_lights_stays_one_colour():
+    # the same orange in two lights: two groups, but the forest leans neither way
+    F = coloured([DARK_RED] * 10 + [BRIGHT_ORANGE] * 8)
+    P = np.array([[0.0, 0.02, 0.98]] * 10 + [[0.0, 0.01, 0.99]] * 8)
+    assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18
+
+
+def test_a_colour_already_on_the_photo_is_not_handed_out_again():
+    F = coloured([DARK_RED] * 10 + [BRIGHT_ORANGE] * 8 + [DARK_RED] * 3)
+    P = np.array([[0.0, 0.2, 0.8]] * 10 + [[0.0, 0.01, 0.99]] * 8 + [[0.0, 0.9, 0.1]] * 3)
+    assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18 + [RED] * 3
+
+
+def test_one_loose_group_of_a_colour_is_not_split():
+    # one colour spread evenly over a range of shades, the darker ones a little redder to the
+    # forest: no two tight groups, so no split
+    shades = np.linspace(-0.5, 1.5, 18)
+    F = coloured([BRIGHT_ORANGE + t * (DARK_RED - BRIGHT_ORANGE) for t in shades])
+    red = 0.005 + 0.1 * (shades + 0.5) ** 2
+    P = np.stack([np.zeros(18), red, 1 - red], 1)
+    assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18

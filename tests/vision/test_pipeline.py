@@ -62,6 +62,15 @@ def test_a_colour_the_forest_doubts_is_read_by_its_look_on_the_photo(name):
     assert best_match(meta["game"], reading.cells, meta["cells"]) == []
 
 
+@pytest.mark.parametrize("name", ["morris_23007", "morris_23010"])
+def test_a_stone_of_the_boards_own_colour_covers_the_lines_at_its_foot(name):
+    # a white stone on a pale board, which the forest read as an empty point before it saw
+    # whether the lines meeting at the location show there
+    meta = json.loads((HARD / f"{name}.json").read_text())
+    reading = read_board(HARD / meta["image"], "morris")
+    assert best_match("morris", reading.cells, meta["cells"]) == []
+
+
 def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
     # 174 of rings' 216 locations hold a stone on a dark board: most of the circles are hidden,
     # and the fit is judged by the ones still in view (the whole drawing reads as no board)

@@ -105,11 +105,14 @@ def main(argv=None) -> int:
     ap.add_argument("--trees", type=int, default=80)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--depth", type=int, default=16)
+    ap.add_argument("--games", help="with --per-game: only these games (comma-separated)")
     ap.add_argument("--per-game", action="store_true", help="one forest per game: cells-GAME.xml.gz beside --out")
     a = ap.parse_args(argv)
     rng = np.random.default_rng(a.seed)
     cv2.setRNGSeed(a.seed)
-    games = ["three-stones", "morris", "rings", "sage-stones"] if a.per_game else [None]
+    games = [None]
+    if a.per_game:
+        games = a.games.split(",") if a.games else ["three-stones", "morris", "rings", "sage-stones"]
     for game in games:
         out = Path(a.out)
         if game:
