@@ -20,7 +20,7 @@ import numpy as np
 from ..classify import CLASSES, MODEL_PATH, cell_features
 from ..io import read_image
 from ..layouts import get_layout
-from .seeds import HELD_OUT, TRAIN_SEEDS, set_of
+from .seeds import HELD_OUT, MORRIS_TRAIN_SEEDS, TRAIN_SEEDS, set_of
 
 
 def true_homography(meta: dict) -> np.ndarray:
@@ -59,8 +59,9 @@ def collect(dirs, rng, verbose=True, game=None):
             if game and meta["game"] != game:
                 continue
             if set_of(meta) in HELD_OUT:
+                seeds = MORRIS_TRAIN_SEEDS if meta["game"] == "morris" else TRAIN_SEEDS
                 raise SystemExit(f"{jf}: rendered with --seed {set_of(meta)}, which is held out for testing "
-                                 f"(train on seeds {', '.join(map(str, TRAIN_SEEDS))})")
+                                 f"(train on seeds {', '.join(map(str, seeds))})")
             L = get_layout(meta["game"])
             img = read_image(jf.with_name(meta["image"]))
             s = img.shape[1] / meta["size"][0]
@@ -108,6 +109,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", help="with --per-game: only these games (comma-separated)")
     ap.add_argument("--per-game", action="store_true", help="one forest per game: cells-GAME.xml.gz beside --out")
     a = ap.parse_args(argv)
+    if a.games and not a.per_game:
+        ap.error("--games chooses among the per-game forests: add --per-game")
     rng = np.random.default_rng(a.seed)
     cv2.setRNGSeed(a.seed)
     games = [None]
