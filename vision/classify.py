@@ -103,13 +103,13 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     hang = np.arctan2(b0, a0)
     cd = np.sqrt((Lm - refL) ** 2 + (am - refa) ** 2 + (bm - refb) ** 2)
     cdi = np.sqrt((Li - refL) ** 2 + (ai - refa) ** 2 + (bi - refb) ** 2)
-    ref = np.ones(len(centres))
+    n = len(centres)
     F = np.stack([
         L0, a0, b0, L0 - refL, a0 - refa, b0 - refb, np.hypot(a0, b0), np.cos(hang), np.sin(hang),
         Lm.std(1), am.std(1), bm.std(1),
         (Lm > refL + 20).mean(1), (Lm > 92).mean(1), (Lm < refL - 20).mean(1),
         take(o_mid, grad).mean(1) / refg, take(o_ring, grad).mean(1) / refg,
-        cd.mean(1), refL * ref, refa * ref, refb * ref,
+        cd.mean(1), np.full(n, refL), np.full(n, refa), np.full(n, refb),
         np.percentile(Lm, 10, axis=1), np.percentile(Lm, 90, axis=1),
         np.median(Lr, 1) - refL, np.median(cdi, 1), np.median(take(o_in, sat), 1),
         Lm.max(1) - refL, take(o_mid, spot_map).max(1), take(o_mid, lap).mean(1) / reflap,
@@ -210,10 +210,16 @@ def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
 # palette colour no cell has, that group is that colour (dark red stones beside orange ones,
 # both read orange under a warm light).
 SPLIT_MIN = 3        # stones in each of the two groups
-SPLIT_APART = 12.0   # Lab distance (lightness halved) between the groups' colours
+SPLIT_APART = 12.0   # distance between the groups' colours (`_stone_colours`)
 SPLIT_TIGHT = 6.0    # ... and this many times the spread within a group (an even spread: 4)
 SPLIT_VOTES = 0.05   # the group's mean vote share for the missing colour, at least
 SPLIT_LEAD = 3.0     # ... and this many times the other group's
+
+
+def _stone_colours(feats: np.ndarray) -> np.ndarray:
+    """Each cell's colour (L, a, b at its centre), lightness halved: a light's strength moves it
+    more than a stone's colour does."""
+    return feats[:, :3].astype(np.float64) * np.array([0.5, 1.0, 1.0])
 
 
 def _two_groups(x: np.ndarray) -> np.ndarray | None:
@@ -237,7 +243,7 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
     """Class per cell, after a colour no cell has is given to the one of two distinct groups of
     another colour's cells that the forest leans towards it."""
     best = best.copy()
-    colour = feats[:, :3].astype(np.float64) * np.array([0.5, 1.0, 1.0])
+    colour = _stone_colours(feats)
     for c in range(1, P.shape[1]):
         cells = np.flatnonzero(best == c)
         if len(cells) < 2 * SPLIT_MIN:
@@ -277,7 +283,7 @@ def harmonize(labels: list[str | None], conf: list[float], feats: np.ndarray,
     occ = [i for i, l in enumerate(labels) if l is not None]
     if len(occ) < 3:
         return labels, conf
-    lab = feats[:, :3].astype(np.float64) * np.array([0.5, 1.0, 1.0])
+    lab = _stone_colours(feats)
     order = sorted(occ, key=lambda i: -conf[i])
     groups: list[list[int]] = []
     centres: list[np.ndarray] = []
