@@ -7,11 +7,18 @@ then `vision.server.create_app(dist)` is served by uvicorn in a background
 thread on a free 127.0.0.1 port. Every test that opens a page fails if the page
 asks for anything but that server (no CDN, no network), and leaves a
 screenshot in e2e/artifacts/.
+
+A test whose page's renderer process crashes ("Target crashed": the machine
+killed it, as once happened on CI and never here in 20 runs of the same
+tests) is run again, at most twice; the crash and the machine's state at that
+moment are printed with the test's output. Any other failure fails at once.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -21,8 +28,65 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from e2e_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DIST, LOCAL_SCHEMES, ensure_built, serving  # noqa: E402
 
 
+RENDERER_CRASH = "Target crashed"  # Playwright's words when the page's process dies under it
+MEMORY_CGROUP_FILES = (  # usage, limit, how often it was hit: cgroup v2, then v1
+    ("/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.events"),
+    ("/sys/fs/cgroup/memory/memory.usage_in_bytes", "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+     "/sys/fs/cgroup/memory/memory.failcnt"),
+)
+
+
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line("markers", "browser: needs Chromium (the e2e suite)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(pytest.mark.flaky(reruns=2, only_rerun=[RENDERER_CRASH]))
+
+
+def machine_state() -> str:
+    """What may have killed a renderer: free memory, the memory cgroup, /dev/shm, load, Chromium's size."""
+    def read(path: str) -> str:
+        try:
+            return Path(path).read_text().strip()
+        except OSError:
+            return "?"
+
+    meminfo = dict(line.split(":", 1) for line in read("/proc/meminfo").splitlines() if ":" in line)
+    lines = [f"MemAvailable {meminfo.get('MemAvailable', '?').strip()}, load {read('/proc/loadavg')}"]
+    for usage, limit, events in MEMORY_CGROUP_FILES:
+        if Path(usage).exists():
+            lines.append(f"memory cgroup: usage {read(usage)}, limit {read(limit)}, {Path(events).name} {read(events)}")
+    try:
+        shm = os.statvfs("/dev/shm")
+        lines.append(f"/dev/shm free {shm.f_bavail * shm.f_frsize // 2**20} MiB")
+    except OSError:
+        lines.append("/dev/shm missing")
+    rss_kib, count = 0, 0
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit() and "chrom" in read(f"{proc}/comm"):
+            status = dict(line.split(":", 1) for line in read(f"{proc}/status").splitlines() if ":" in line)
+            rss_kib += int(status.get("VmRSS", "0 kB").split()[0])
+            count += 1
+    lines.append(f"{count} Chromium processes, {rss_kib // 1024} MiB resident")
+    return "; ".join(lines)
+
+
+class RendererCrash(UserWarning):
+    """A page's process died during a test (the test is run again: see the module's docstring)."""
+
+
+@pytest.fixture(autouse=True)
+def report_renderer_crash(request: pytest.FixtureRequest) -> Iterator[None]:
+    """If the page's process dies, say so in the warnings summary, with the machine's state at that moment,
+    so a crash shows even when the test passes when run again."""
+    crashes: list[str] = []
+    if "page" in request.fixturenames:
+        request.getfixturevalue("page").on("crash", lambda _: crashes.append(machine_state()))
+    yield
+    for state in crashes:
+        warnings.warn(RendererCrash(f"the page's renderer crashed in {request.node.name}; {state}"))
 
 
 @pytest.fixture(scope="session")
