@@ -694,15 +694,10 @@ def candidates(small: np.ndarray, layout: Layout) -> list[Candidate]:
     stone_px = 2 * layout.stone_radius * min(sh, sw) * 0.6 / span
     n = len(layout.outline)
     coarse = _coarse_scorer(layout)
-    out: list[Candidate] = []
-    seen = []
 
-    def add(H: np.ndarray, name: str) -> None:
-        if _plausible(H, layout, small.shape):
-            rank = coarse.score(gray_small, H) + 0.5 * outline_support(small, H, layout, lab=lab_small)
-            out.append(Candidate(rank, H, name))
-
-    for name, mask in candidate_masks(small, stone_px, drawn=mark_grid(layout.game) is None):
+    def outline_fits(item: tuple[str, np.ndarray]) -> tuple[str, list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+        """One region's fits: the outline laid over its shape, its polygons, and the outlines they are fitted to."""
+        name, mask = item
         filled = _fill(mask)
         ko = max(5, int(stone_px * 2.0) | 1)
         opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko)))
@@ -714,9 +709,15 @@ def candidates(small: np.ndarray, layout: Layout) -> list[Candidate]:
         targets = ([feature_outline(layout)] if name.startswith(("blob", "lines"))
                    else [feature_outline(layout, pad) for pad in DRAWING_PADS[layout.game]] if name == "drawing"
                    else [None])
-        for target in targets:
-            for H in shape_homographies(filled, layout, target=target):
-                add(H, "m" + name)
+        shaped = [H for target in targets for H in shape_homographies(filled, layout, target=target)]
+        return name, targets, shaped, polys
+
+    # OpenCV lets go of the GIL: the two cores fit two regions, then rank two fits, at once
+    fits: list[tuple[np.ndarray, str]] = []
+    seen: list[tuple[np.ndarray, float]] = []
+    drawn = mark_grid(layout.game) is None
+    for name, targets, shaped, polys in _POOL.map(outline_fits, candidate_masks(small, stone_px, drawn=drawn)):
+        fits += [(H, "m" + name) for H in shaped]
         for poly in polys:
             key = poly.mean(0)
             if any(np.linalg.norm(key - k2) < 3 and abs(abs(_signed_area(poly)) - a2) < 0.02 * a2 for k2, a2 in seen):
@@ -728,7 +729,15 @@ def candidates(small: np.ndarray, layout: Layout) -> list[Candidate]:
                 for H in homographies_for(poly, layout, target):
                     if not any(same_fit(H, K, layout, 1.0) for K in kept):
                         kept.append(H)
-                        add(H, name)
+                        fits.append((H, name))
+
+    def ranked(fit: tuple[np.ndarray, str]) -> Candidate | None:
+        H, name = fit
+        if not _plausible(H, layout, small.shape):
+            return None
+        return Candidate(coarse.score(gray_small, H) + 0.5 * outline_support(small, H, layout, lab=lab_small), H, name)
+
+    out = [c for c in _POOL.map(ranked, fits) if c is not None]
     out.sort(key=lambda c: -c.rank)
     return out
 
