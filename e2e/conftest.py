@@ -41,8 +41,10 @@ def pytest_configure(config: Any) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        item.add_marker(pytest.mark.flaky(reruns=2, only_rerun=[RENDERER_CRASH]))
+    here = Path(__file__).resolve().parent
+    for item in items:  # a conftest's hook sees the whole session's items: only the browser tests
+        if item.path.resolve().is_relative_to(here):
+            item.add_marker(pytest.mark.flaky(reruns=2, only_rerun=[RENDERER_CRASH]))
 
 
 def machine_state() -> str:
