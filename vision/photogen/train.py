@@ -20,7 +20,7 @@ import numpy as np
 from ..classify import CLASSES, MODEL_PATH, cell_features
 from ..io import read_image
 from ..layouts import get_layout
-from .seeds import HELD_OUT, MORRIS_TRAIN_SEEDS, TRAIN_SEEDS, set_of
+from .seeds import HELD_OUT, TRAIN_SEEDS, set_of
 
 
 def true_homography(meta: dict) -> np.ndarray:
@@ -59,9 +59,8 @@ def collect(dirs, rng, verbose=True, game=None):
             if game and meta["game"] != game:
                 continue
             if set_of(meta) in HELD_OUT:
-                seeds = MORRIS_TRAIN_SEEDS if meta["game"] == "morris" else TRAIN_SEEDS
                 raise SystemExit(f"{jf}: rendered with --seed {set_of(meta)}, which is held out for testing "
-                                 f"(train on seeds {', '.join(map(str, seeds))})")
+                                 f"(train on seeds {', '.join(map(str, TRAIN_SEEDS))})")
             L = get_layout(meta["game"])
             img = read_image(jf.with_name(meta["image"]))
             s = img.shape[1] / meta["size"][0]
