@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.errors import VisionError  # noqa: E402
 from vision.layouts import GAMES, get_layout, permutation  # noqa: E402
-from vision.photogen.seeds import TEST_SET_COMMAND, TRAINED_ON, set_of  # noqa: E402
+from vision.photogen.seeds import TEST_SET_COMMAND, TRAIN_SEEDS, set_of  # noqa: E402
 from vision.pipeline import read_board  # noqa: E402
 
 
@@ -54,7 +54,7 @@ def run(dirs: list[Path], games: list[str], verbose: bool = True) -> dict:
             game = meta.get("game")
             if game not in games:
                 continue
-            if set_of(meta) in TRAINED_ON:
+            if set_of(meta) in TRAIN_SEEDS:
                 raise SystemExit(f"{jf}: rendered with training seed {set_of(meta)}: not a test photo")
             photo = jf.with_name(meta.get("image", jf.stem + ".jpg"))
             if not photo.exists():

@@ -11,7 +11,7 @@ screenshot in e2e/artifacts/.
 A test whose page's renderer process crashes ("Target crashed": the machine
 killed it, as once happened on CI and never here in 20 runs of the same
 tests) is run again, at most twice; the crash and the machine's state at that
-moment are printed with the test's output. Any other failure fails at once.
+moment are listed in the warnings summary. Any other failure fails at once.
 """
 
 from __future__ import annotations

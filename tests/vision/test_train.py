@@ -23,3 +23,10 @@ def test_games_without_per_game_is_a_usage_error(tmp_path, capsys):
         main([str(tmp_path), "--games", "morris"])
     assert e.value.code == 2
     assert "--per-game" in capsys.readouterr().err
+
+
+def test_an_unknown_game_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main([str(tmp_path), "--per-game", "--games", "morris,chess"])
+    assert e.value.code == 2
+    assert "unknown chess" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..layouts import SQRT3, get_layout, ring_circles
+from ..layouts import GAMES, SQRT3, get_layout, ring_circles
 
 SHADES = {
     "black": (22, 22, 26), "white": (232, 230, 222), "clear": (235, 245, 240),
@@ -504,7 +504,7 @@ def generate(game: str, count: int, seed: int, out: Path, size=(1600, 1200), qua
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.photogen", description=__doc__)
-    ap.add_argument("--game", required=True, choices=["three-stones", "morris", "rings", "sage-stones", "all"])
+    ap.add_argument("--game", required=True, choices=[*GAMES, "all"])
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
@@ -513,7 +513,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quality", type=int, default=None, help="JPEG quality (default: random 85..94)")
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args(argv)
-    games = ["three-stones", "morris", "rings", "sage-stones"] if a.game == "all" else [a.game]
+    games = list(GAMES) if a.game == "all" else [a.game]
     for g in games:
         for k in range(a.count):
             m = render_one(g, a.seed * 1000 + k, a.out, size=(a.width, a.height), quality=a.quality, threads=a.threads)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..classify import CLASSES, MODEL_PATH, cell_features
 from ..io import read_image
-from ..layouts import get_layout
+from ..layouts import GAMES, get_layout
 from .seeds import HELD_OUT, TRAIN_SEEDS, set_of
 
 
@@ -54,7 +54,7 @@ def collect(dirs, rng, verbose=True, game=None):
     for d in dirs:
         for jf in sorted(Path(d).glob("*.json")):
             meta = json.loads(jf.read_text())
-            if meta.get("game") not in ("three-stones", "morris", "rings", "sage-stones"):
+            if meta.get("game") not in GAMES:
                 continue
             if game and meta["game"] != game:
                 continue
@@ -110,11 +110,14 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.games and not a.per_game:
         ap.error("--games chooses among the per-game forests: add --per-game")
+    unknown = set(a.games.split(",")) - set(GAMES) if a.games else set()
+    if unknown:
+        ap.error(f"--games: unknown {', '.join(sorted(unknown))} (games: {', '.join(GAMES)})")
     rng = np.random.default_rng(a.seed)
     cv2.setRNGSeed(a.seed)
     games = [None]
     if a.per_game:
-        games = a.games.split(",") if a.games else ["three-stones", "morris", "rings", "sage-stones"]
+        games = a.games.split(",") if a.games else list(GAMES)
     for game in games:
         out = Path(a.out)
         if game:
