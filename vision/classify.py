@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detect import Frame, raised
+from .detect import Frame, raised, thin_lines
 from .layouts import Layout
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
@@ -65,10 +65,8 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     # specular highlights: small bright spots above their surroundings
     spot_map = L - cv2.GaussianBlur(L, (0, 0), 0.35 * PX_PER_RADIUS)
     lap = np.abs(cv2.Laplacian(cv2.GaussianBlur(L, (0, 0), 0.8), cv2.CV_32F))
-    # thin dark strokes at the foot: a drawn board's lines meet at an empty location
-    k = int(round(0.5 * PX_PER_RADIUS)) | 1
-    foot_strokes = cv2.morphologyEx(cv2.GaussianBlur(L_foot, (0, 0), 0.7), cv2.MORPH_BLACKHAT,
-                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # thin strokes at the foot, dark or light: a drawn board's lines meet at an empty location
+    foot_strokes = np.maximum(*thin_lines(cv2.GaussianBlur(L_foot, (0, 0), 0.7), int(round(0.5 * PX_PER_RADIUS)) | 1))
     hsv = cv2.cvtColor(warped, cv2.COLOR_BGR2HSV)
     sat = hsv[..., 1].astype(np.float32) / 255.0
     centres = frame.to_px(layout.xy)

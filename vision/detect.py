@@ -125,6 +125,21 @@ def edge_map(gray: np.ndarray, blur: float) -> np.ndarray:
     return m
 
 
+def thin_lines(gray: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Strokes thinner than `size` pixels, dark (ink on a light board) and light (inlay or paint on
+    a dark board) -- an engraved groove shows in one or both by its shading."""
+    kern = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kern), cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kern)
+
+
+def stronger_on(maps: tuple[np.ndarray, ...], px: np.ndarray) -> np.ndarray:
+    """Of several line maps, the one that shows more at the pixels where the drawing should be."""
+    flat = px.reshape(-1, 2).astype(np.float32)
+    flat = np.concatenate([flat, np.repeat(flat[:1], -len(flat) % 256, 0)])  # remap wants short rows
+    x, y = flat[:, 0].reshape(-1, 256), flat[:, 1].reshape(-1, 256)
+    return max(maps, key=lambda m: float(cv2.remap(m, x, y, cv2.INTER_LINEAR).mean()))
+
+
 def ncc(a: np.ndarray, b: np.ndarray, mask: np.ndarray | None = None) -> float:
     if mask is not None:
         a, b = a[mask], b[mask]
@@ -141,6 +156,22 @@ def _fill(mask: np.ndarray) -> np.ndarray:
     out = np.zeros_like(mask)
     cv2.drawContours(out, cnts, -1, 255, -1)
     return out
+
+
+def _biggest_piece(lines: np.ndarray) -> np.ndarray | None:
+    """The largest connected piece of the strongest thin lines (a mask), None on a blank map."""
+    joined = cv2.morphologyEx((lines > np.percentile(lines, 93)).astype(np.uint8), cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    if count < 2:
+        return None
+    return (comp == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))).astype(np.uint8) * 255
+
+
+def _largest_piece(lines: np.ndarray) -> int:
+    """How big the drawing of this polarity holds together: a board's lines join up, grain does not."""
+    piece = _biggest_piece(lines)
+    return 0 if piece is None else int(np.count_nonzero(piece))
 
 
 def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> list[tuple[str, np.ndarray]]:
@@ -201,22 +232,19 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
         m = (d8 > tt).astype(np.uint8) * 255
         out.append((f"blob{int(tt)}", m))
     if drawn:
-        # where thin dark lines are dense: a drawn board on a table of its own wood still has its
+        # where thin lines are dense: a drawn board on a table of its own wood still has its
         # lines (table grain is broad or sparse at this scale)
-        bh = cv2.morphologyEx(gs, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        bh = max(thin_lines(gs, 5), key=_largest_piece)
         thin = (bh > np.percentile(bh, 95)).astype(np.float32)
         dens = cv2.GaussianBlur(thin, (0, 0), max(6.0, stone_px * 1.5))
         d8 = np.clip(dens * 255 / max(1e-6, float(dens.max())), 0, 255).astype(np.uint8)
         t, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         out.append((f"lines{int(t)}", (d8 > t).astype(np.uint8) * 255))
-        # the drawing itself: the largest connected piece of thin dark line, filled -- its outer
-        # edge is the drawing's (morris' outer square, rings' outer circles), whatever the wood
-        joined = cv2.morphologyEx((bh > np.percentile(bh, 93)).astype(np.uint8), cv2.MORPH_CLOSE,
-                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        if count > 1:
-            biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-            out.append(("drawing", (comp == biggest).astype(np.uint8) * 255))
+        # the drawing itself: the largest connected piece of thin line, filled -- its outer edge
+        # is the drawing's (morris' outer square, rings' outer circles), whatever the wood
+        piece = _biggest_piece(bh)
+        if piece is not None:
+            out.append(("drawing", piece))
     # border colour model: what touches the frame's edge is table
     bw = max(4, int(0.03 * min(h, w)))
     border = np.concatenate([lab[:bw].reshape(-1, 3), lab[-bw:].reshape(-1, 3),
@@ -531,19 +559,19 @@ def _line_samples(game: str, step: float = 0.08) -> tuple[np.ndarray, np.ndarray
 
 
 def _line_peaks(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Along the normal of every drawn-line sample: where, within +-win board units, the darkest
-    thin line lies.  Returns (samples, offsets along their normals, peak is strong)."""
+    """Along the normal of every drawn-line sample: where, within +-win board units, the strongest
+    thin line (of the polarity the drawing has) lies.  Returns (samples, offsets along their normals, peak is strong)."""
     pts, nrm = _line_samples(layout.game)
     s = LINE_S[layout.game]
     fr = Frame(layout, s, margin=0.5)
     w = fr.warp(gray, H)
     k = max(3, int(round(0.2 * s)) | 1)
-    bh = cv2.morphologyEx(cv2.GaussianBlur(w, (0, 0), 1.0), cv2.MORPH_BLACKHAT,
-                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    maps = thin_lines(cv2.GaussianBlur(w, (0, 0), 1.0), k)
     offs = np.linspace(-win, win, int(2 * win * s) + 1)
     P = pts[:, None, :] + offs[None, :, None] * nrm[:, None, :]
     px = fr.to_px(P.reshape(-1, 2)).reshape(len(pts), len(offs), 2).astype(np.float32)
-    vals = cv2.remap(bh, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
+    ink = stronger_on(maps, px)
+    vals = cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
     j = np.argmax(vals, axis=1)
     peak = vals[np.arange(len(pts)), j]
     return pts, offs[j], peak > max(2.0, float(np.percentile(peak, 40)))
@@ -558,8 +586,8 @@ def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.
     s = SNAP_S
     fr = Frame(layout, s, margin=0.5 + reach)
     k = max(3, int(round(0.25 * s)) | 1)
-    bh = cv2.morphologyEx(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), cv2.MORPH_BLACKHAT,
-                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), k)
+    bh = stronger_on(maps, fr.to_px(pts))
     bh = cv2.GaussianBlur(np.minimum(bh, np.percentile(bh, 99.5)), (0, 0), 0.6)
     d = np.arange(-reach, reach + 1e-9, step)
     dx, dy = np.meshgrid(d, d)
@@ -609,7 +637,7 @@ def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, seen: np.ndar
 
 
 def line_refine(gray: np.ndarray, H: np.ndarray, layout: Layout, rounds=(0.3, 0.2, 0.12)) -> np.ndarray:
-    """Drawn boards: pull the fit onto the dark lines (morris squares, rings circles) or onto
+    """Drawn boards: pull the fit onto the drawn lines (morris squares, rings circles) or onto
     the round edges of the stones (a crowded rings board hides most of its lines)."""
     _, nrm = _line_samples(layout.game)
     if len(nrm) < 20:

@@ -17,7 +17,7 @@ from .layouts import GAMES, Layout, get_layout
 
 # the board's own marks where the fit puts them (`Detection.evidence`): pocket boards the contrast
 # of round edges at the pockets against the lattice just outside, drawn boards the share of
-# their line samples on a dark line
+# their line samples on a drawn line (dark or light)
 MIN_EVIDENCE = {"three-stones": 0.5, "sage-stones": 0.5, "morris": 0.75, "rings": 0.3}
 MIN_PRESENT = 0.9         # pocket boards: share of the pockets seen (a smaller board leaves a bigger one's empty)
 MAX_OUTSIDE = 0.3         # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)

@@ -14,38 +14,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..layouts import GAMES, SQRT3, get_layout, ring_circles
+from ..layouts import GAMES, SQRT3, get_layout
+from . import povscene
+from .design import sample_design, stone_shades
+from .povscene import v3
 
-SHADES = {
-    "black": (22, 22, 26), "white": (232, 230, 222), "clear": (235, 245, 240),
-    "red": (200, 25, 30), "green": (32, 140, 62), "blue": (30, 72, 190),
-    "yellow": (250, 210, 25), "orange": (236, 112, 28), "purple": (120, 48, 160),
-}
-WOODS = {  # light, dark ring colours (0..1)
-    "birch": ((0.93, 0.82, 0.62), (0.80, 0.64, 0.42)),
-    "maple": ((0.95, 0.80, 0.55), (0.82, 0.60, 0.35)),
-    "oak": ((0.80, 0.62, 0.40), (0.55, 0.38, 0.20)),
-    "teak": ((0.72, 0.46, 0.24), (0.50, 0.28, 0.12)),
-    "cherry": ((0.70, 0.38, 0.22), (0.45, 0.20, 0.10)),
-    "bamboo": ((0.92, 0.80, 0.52), (0.78, 0.62, 0.36)),
-    "walnut": ((0.50, 0.34, 0.22), (0.30, 0.18, 0.10)),
-}
-FONTS = ("timrom.ttf", "crystal.ttf", "cyrvetic.ttf")
 WHITE_SHARE = 0.01   # most of the frame a phone lets burn out to white (all channels clipped)
 WHITE_LEVEL = 0.98
-
-
-def v3(p) -> str:
-    return "<%.4f, %.4f, %.4f>" % tuple(p)
-
-
-def rgb(c) -> str:
-    return "rgb <%.4f, %.4f, %.4f>" % tuple(c)
-
-
-def srgb_to_lin(c):
-    c = np.asarray(c, float) / 255.0
-    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
 # ----------------------------------------------------------------- positions
@@ -87,38 +62,6 @@ def random_position(game: str, rng: np.random.Generator) -> tuple[dict, dict]:
 
 # ----------------------------------------------------------------- scene
 
-def wood_texture(name: str, ring: float, grain_deg: float, rng, varnish: bool, spec: float) -> str:
-    a, b = WOODS[name]
-    jitter = rng.uniform(0.93, 1.05, 3)
-    a = srgb_to_lin(np.clip(np.array(a) * jitter, 0, 1) * 255)
-    b = srgb_to_lin(np.clip(np.array(b) * jitter, 0, 1) * 255)
-    tx, ty, tz = rng.uniform(-50, 50, 3)
-    finish = (f"finish {{ ambient 0 diffuse 0.85 specular {spec:.3f} roughness {0.02 if varnish else 0.08:.3f} "
-              f"{'reflection 0.03' if varnish else ''} }}")
-    return (f"texture {{ pigment {{ wood turbulence {rng.uniform(0.03, 0.12):.3f} octaves 3 "
-            f"color_map {{ [0 {rgb(a)}] [0.55 {rgb(a * 0.97)}] [0.8 {rgb(b)}] [1 {rgb(a)}] }} "
-            f"scale <{ring:.3f}, {ring:.3f}, 40> translate <{tx:.2f}, {ty:.2f}, {tz:.2f}> rotate y*{grain_deg:.1f} }} "
-            f"normal {{ wood 0.08 scale <{ring:.3f}, {ring:.3f}, 40> translate <{tx:.2f}, {ty:.2f}, {tz:.2f}> rotate y*{grain_deg:.1f} }} "
-            f"{finish} }}")
-
-
-def stone_material(colour: str, style: str, shade) -> str:
-    c = srgb_to_lin(shade) ** (1 / 2.2)  # POV with assumed_gamma 1 + sRGB output: pass linear-ish
-    c = srgb_to_lin(shade)
-    if colour == "clear":
-        return ("material { texture { pigment { rgbf <%.3f, %.3f, %.3f, 0.92> } "
-                "finish { ambient 0 diffuse 0.05 specular 0.9 roughness 0.003 reflection { 0.04, 0.6 fresnel } conserve_energy } } "
-                "interior { ior 1.5 fade_distance 2 fade_power 1 fade_color <0.80, 0.95, 0.88> } }") % tuple(
-            np.clip(c * 1.02, 0, 1))
-    if style == "glass":
-        return ("material { texture { pigment { rgbf <%.3f, %.3f, %.3f, 0.04> } "
-                "finish { ambient 0 diffuse 0.55 specular 0.8 roughness 0.004 reflection { 0.03, 0.3 fresnel } conserve_energy } } "
-                "interior { ior 1.5 } }") % tuple(c)
-    if style == "plastic":
-        return "material { texture { pigment { %s } finish { ambient 0 diffuse 0.8 specular 0.5 roughness 0.01 } } }" % rgb(c)
-    return "material { texture { pigment { %s } finish { ambient 0 diffuse 0.85 specular 0.15 roughness 0.05 } } }" % rgb(c)
-
-
 def board_geometry(game: str, rng) -> dict:
     L = get_layout(game)
     if game == "three-stones":
@@ -151,147 +94,44 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
     g = board_geometry(game, rng)
     L, unit = g["layout"], g["unit"]
     outline_cm = g["outline_units"] * unit
-    thick = rng.uniform(1.4, 2.4)
-    wood = str(rng.choice(list(WOODS)))
-    ring = rng.uniform(0.3, 0.9)
-    grain = float(rng.choice([0, 90])) + rng.uniform(-3, 3)
-    varnish = bool(rng.random() < 0.6)
-    spec = rng.uniform(0.05, 0.5)
-    style = str(rng.choice(["glass", "plastic", "opaque"], p=[0.45, 0.35, 0.2]))
-    if game == "three-stones":
-        style = "glass" if rng.random() < 0.7 else style
-    shades = {k: tuple(int(np.clip(v + rng.normal(0, 6 if k in ("white", "clear") else 12), 0, 255)) for v in val)
-              for k, val in SHADES.items()}
-    shades["black"] = tuple(int(np.clip(v + rng.normal(0, 3), 0, 50)) for v in SHADES["black"])
-    line_rgb = [int(x) for x in rng.choice([[20, 20, 26], [90, 28, 20], [30, 22, 18], [40, 40, 80]])]
-    parts = []
-    top_y = thick
-    # board body
-    poly = ", ".join("<%.4f, %.4f>" % (x, y) for x, y in list(outline_cm) + [outline_cm[0]])
-    body = f"prism {{ linear_sweep linear_spline 0, {top_y:.4f}, {len(outline_cm) + 1}, {poly} }}"
-    wood_tex = wood_texture(wood, ring, grain, rng, varnish, spec)
+    design = sample_design(game, rng)
+    shades = stone_shades(rng)
+    made = povscene.board(game, L, design, unit, outline_cm, rng)
+    parts = list(made.parts)
+    top_y, thick = made.top_y, made.top_y
     xy_cm = L.xy * unit
-    render_info: dict = {}
-    if game in ("three-stones", "sage-stones"):
-        pr = unit * rng.uniform(0.37, 0.42)
-        depth = rng.uniform(0.3, 0.45)
-        # spherical cap: sphere radius from cap radius and depth
-        sr = (pr * pr + depth * depth) / (2 * depth)
-        holes = " ".join(f"sphere {{ <{x:.4f}, {top_y - depth + sr:.4f}, {y:.4f}>, {sr:.4f} }}" for x, y in xy_cm)
-        extra = ""
-        if game == "sage-stones":
-            font = str(rng.choice(FONTS))
-            nh = unit * rng.uniform(0.55, 0.7)
-            ink = rgb(srgb_to_lin(line_rgb))
-            texts = []
-            ybase = -5.0 * unit - 0.35 * unit - nh / 2  # below row 1
-            for col in range(3, 10):
-                x = (col - 6) * unit
-                texts.append(
-                    f"text {{ ttf \"{font}\" \"{col}\" 1, 0 scale {nh:.3f} translate <-0.28*{nh:.3f}, -0.35*{nh:.3f}, 0> "
-                    f"rotate x*90 translate <{x:.4f}, {top_y + 0.003:.4f}, {ybase + nh / 2:.4f}> "
-                    f"texture {{ pigment {{ {ink} }} finish {{ ambient 0 diffuse 0.7 }} }} }}")
-            extra = " ".join(texts)
-            render_info.update(font=font, number_height_cm=round(nh, 3))
-        parts.append(f"difference {{ {body} {holes} {wood_tex} }}")
-        if extra:
-            parts.append(f"union {{ {extra} }}")
-        render_info["pocket"] = {"radius_cm": round(pr, 3), "depth_cm": round(depth, 3)}
-        stone_r = pr * rng.uniform(1.0, 1.12)
-        stone_h = stone_r * rng.uniform(0.55, 0.75)
-        rest_y = top_y - depth * 0.55
-    else:
-        parts.append(f"object {{ {body} {wood_tex} }}")
-        lw = rng.uniform(0.08, 0.16)
-        ink = f"texture {{ pigment {{ {rgb(srgb_to_lin(line_rgb))} }} finish {{ ambient 0 diffuse 0.7 }} }}"
-        drawn = []
-        yl = top_y + 0.002
-        if game == "morris":
-            segs = []
-            for s in (3, 2, 1):
-                c = [(-s, -s), (s, -s), (s, s), (-s, s)]
-                segs += [(c[i], c[(i + 1) % 4]) for i in range(4)]
-            segs += [((0, -3), (0, -1)), ((0, 1), (0, 3)), ((-3, 0), (-1, 0)), ((1, 0), (3, 0))]
-            for (ax, ay), (bx, by) in segs:
-                x0, x1 = sorted((ax * unit, bx * unit))
-                z0, z1 = sorted((ay * unit, by * unit))
-                drawn.append(f"box {{ <{x0 - lw / 2:.4f}, {yl - 0.01:.4f}, {z0 - lw / 2:.4f}>, <{x1 + lw / 2:.4f}, {yl:.4f}, {z1 + lw / 2:.4f}> }}")
-            marks = str(rng.choice(["dot", "ring", "none"]))
-            dot_r = float(rng.uniform(0.05, 0.12))
-            for x, y in xy_cm:
-                if marks == "dot":
-                    drawn.append(f"cylinder {{ <{x:.4f}, {yl - 0.01:.4f}, {y:.4f}>, <{x:.4f}, {yl + 0.001:.4f}, {y:.4f}>, {unit * dot_r:.4f} }}")
-                elif marks == "ring":
-                    drawn.append(f"torus {{ {unit * 0.25:.4f}, {lw / 2:.4f} scale <1, 0.05, 1> translate <{x:.4f}, {yl - 0.004:.4f}, {y:.4f}> }}")
-            render_info["point_marks"] = marks
-            if rng.random() < 0.4:  # a border line near the edge
-                b = outline_cm[1][0] * rng.uniform(0.9, 0.95)
-                for s2 in (b, b - 2.5 * lw):
-                    c = [(-s2, -s2), (s2, -s2), (s2, s2), (-s2, s2)]
-                    for i in range(4):
-                        (ax, ay), (bx, by) = c[i], c[(i + 1) % 4]
-                        x0, x1 = sorted((ax, bx)); z0, z1 = sorted((ay, by))
-                        drawn.append(f"box {{ <{x0 - lw / 3:.4f}, {yl - 0.01:.4f}, {z0 - lw / 3:.4f}>, <{x1 + lw / 3:.4f}, {yl:.4f}, {z1 + lw / 3:.4f}> }}")
-            stone_r = unit * rng.uniform(0.26, 0.33)
-            stone_h = stone_r * rng.uniform(0.4, 0.6)
-        else:
-            full, partial = ring_circles()
-            rr = unit / SQRT3
-            clip = ", ".join("<%.4f, %.4f>" % (x, y) for x, y in list(outline_cm * 0.995) + [outline_cm[0] * 0.995])
-            for q, r in full:
-                cx, cy = (q + r / 2) * unit, r * SQRT3 / 2 * unit
-                drawn.append(f"torus {{ {rr:.4f}, {lw / 2:.4f} scale <1, 0.05, 1> translate <{cx:.4f}, {yl - 0.004:.4f}, {cy:.4f}> }}")
-            for q, r in partial:  # only the edge circles need cutting at the board's edge
-                cx, cy = (q + r / 2) * unit, r * SQRT3 / 2 * unit
-                drawn.append(f"intersection {{ torus {{ {rr:.4f}, {lw / 2:.4f} scale <1, 0.05, 1> translate <{cx:.4f}, {yl - 0.004:.4f}, {cy:.4f}> }} "
-                             f"prism {{ linear_sweep linear_spline -1, 5, {len(outline_cm) + 1}, {clip} }} "
-                             f"bounded_by {{ box {{ <{cx - rr - lw:.3f}, {yl - 0.1:.3f}, {cy - rr - lw:.3f}>, <{cx + rr + lw:.3f}, {yl + 0.1:.3f}, {cy + rr + lw:.3f}> }} }} }}")
-            stone_r = unit * rng.uniform(0.23, 0.27)
-            stone_h = stone_r * rng.uniform(0.45, 0.6)
-        parts.append(f"union {{ {' '.join(drawn)} {ink} }}")
-        rest_y = top_y
-        render_info["line_rgb"] = line_rgb
-        render_info["line_width_cm"] = round(lw, 3)
-    # stones: flattened spheres resting on the surface (or in the pocket)
+    # stones: resting on the surface or in the pocket, a little off their locations
     for (x, y), pid in zip(xy_cm, L.ids):
         col = cells.get(pid)
         if not col:
             continue
         jx, jy = rng.normal(0, 0.03 * unit, 2)
-        r = stone_r * rng.uniform(0.97, 1.03)
-        parts.append(f"sphere {{ 0, 1 scale <{r:.4f}, {stone_h:.4f}, {r:.4f}> translate <{x + jx:.4f}, {rest_y + stone_h * 0.92:.4f}, {y + jy:.4f}> "
-                     f"{stone_material(col, style, shades[col])} }}")
-    # spare stones on the table, outside the board
+        r = made.stone_r * rng.uniform(0.97, 1.03)
+        parts.append(f"{povscene.stone_shape(design.stone_shape, r, made.stone_h, x + jx, made.rest_y, y + jy)} "
+                     f"{povscene.stone_material(col, design.stone_material, shades[col])} }}")
+    # spare stones and everyday things on the table, outside the board
     spares = []
+    R0 = float(np.abs(outline_cm).max())
     if game != "three-stones" and rng.random() < 0.3:
-        R0 = np.abs(outline_cm).max()
         for _ in range(int(rng.integers(1, 3))):
             ang = rng.uniform(0, 2 * math.pi)
             d = R0 * rng.uniform(1.15, 1.5)
             col = str(rng.choice([c for c in set(cells.values()) if c] or ["black"]))
             u, v = d * math.cos(ang), d * math.sin(ang)
-            parts.append(f"sphere {{ 0, 1 scale <{stone_r:.4f}, {stone_h:.4f}, {stone_r:.4f}> translate <{u:.3f}, {stone_h * 0.92:.4f}, {v:.3f}> "
-                         f"{stone_material(col, style, shades[col])} }}")
+            parts.append(f"{povscene.stone_shape(design.stone_shape, made.stone_r, made.stone_h, u, 0.0, v)} "
+                         f"{povscene.stone_material(col, design.stone_material, shades[col])} }}")
             spares.append({"colour": col, "u": round(u, 2), "v": round(v, 2)})
-    # table
-    table = str(rng.choice(["cloth", "wood"], p=[0.55, 0.45]))
-    if table == "cloth":
-        cloth = rng.choice([[0.7, 0.69, 0.63], [0.1, 0.18, 0.24], [0.03, 0.1, 0.04], [0.45, 0.08, 0.08],
-                            [0.25, 0.25, 0.27], [0.55, 0.5, 0.4], [0.08, 0.08, 0.1]]) * rng.uniform(0.85, 1.15, 3)
-        cloth = np.clip(cloth, 0, 1)
-        cloth = srgb_to_lin(cloth * 255)
-        table_tex = (f"texture {{ pigment {{ granite color_map {{ [0 {rgb(cloth * 0.93)}] [1 {rgb(cloth * 1.05)}] }} scale 0.5 }} "
-                     f"normal {{ bumps 0.15 scale 0.08 }} finish {{ ambient 0 diffuse 0.9 }} }}")
-        render_info["cloth_rgb"] = [round(float(c), 3) for c in cloth]
-    else:
-        twood = str(rng.choice([k for k in WOODS if k != wood]))
-        table_tex = wood_texture(twood, rng.uniform(0.8, 2.5), rng.uniform(0, 180), rng, False, rng.uniform(0.02, 0.15))
-        render_info["table_wood"] = twood
+    things: list[str] = []
+    if design.clutter:
+        extra, things = povscene.clutter(R0, rng)
+        parts += extra
+    table_tex, table_info = povscene.table(design, rng)
     parts.append(f"plane {{ y, 0 {table_tex} }}")
+
     # camera
     w_img, h_img = size
     hfov = rng.uniform(60, 72)
-    tilt = rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 10)
+    tilt = rng.uniform(0, 45) if rng.random() < 0.85 else rng.uniform(0, 10)
     azim = rng.uniform(0, 360)
     roll = rng.normal(0, 4)
     board_span = np.ptp(outline_cm, axis=0).max()
@@ -330,34 +170,13 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
         loc = target - view * dist
         cam["loc"] = loc
     # lights
-    lights = []
-    for i in range(int(rng.integers(1, 3))):
-        ang = rng.uniform(0, 2 * math.pi)
-        el = rng.uniform(45, 80) if i == 0 else rng.uniform(30, 85)
-        d = rng.uniform(130, 220)
-        pos = np.array([d * math.cos(math.radians(el)) * math.cos(ang), d * math.sin(math.radians(el)),
-                        d * math.cos(math.radians(el)) * math.sin(ang)])
-        size_cm = rng.uniform(8, 60)
-        power = rng.uniform(0.75, 1.05) if i == 0 else rng.uniform(0.2, 0.45)
-        lights.append({"pos": pos, "size_cm": size_cm, "power": power})
-    wb = str(rng.choice(["neutral", "warm", "cool"]))
-    tint = {"neutral": [1.0, 0.97, 0.92], "warm": [1.0, rng.uniform(0.78, 0.88), rng.uniform(0.6, 0.72)],
-            "cool": [rng.uniform(0.85, 0.92), rng.uniform(0.94, 0.98), 1.0]}[wb]
-    tint = np.array(tint)
-    light_src = []
-    for li in lights:
-        c = tint * li["power"]
-        s = li["size_cm"]
-        light_src.append(f"light_source {{ {v3(li['pos'])} color {rgb(c)} area_light <{s:.2f}, 0, 0>, <0, 0, {s:.2f}>, 3, 3 adaptive 0 circular orient }}")
-    ambient = rng.uniform(0.1, 0.25)
+    light_src, tint, light_info = povscene.lights(design, rng)
     scene = "\n".join([
         "#version 3.7;",
         "global_settings { assumed_gamma 1.0 max_trace_level 5 ambient_light rgb <1,1,1> }",
         "background { rgb <0.5, 0.5, 0.5> }",
         f"camera {{ perspective location {v3(cam['loc'])} direction {v3(cam['D'] * cam['dlen'])} right {v3(cam['R'])} up {v3(cam['U'])} }}",
         *light_src,
-        # soft fill light from the room (sky dome approximation)
-        f"light_source {{ <0, 300, 0> color {rgb(tint * ambient)} shadowless }}",
         *parts,
     ])
     # ground truth by projecting the board points
@@ -377,12 +196,9 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
                      "outline": [[round(float(x), 3), round(float(y), 3)] for x, y in outline_cm]},
         "camera": {"hfov_deg": round(hfov, 2), "tilt_deg": round(tilt, 2), "azimuth_deg": round(azim, 2),
                    "roll_deg": round(roll, 2), "cover_linear": round(cover, 3), "distance_cm": round(dist, 1)},
-        "scene": {"lights": [{"pos": [round(float(x), 1) for x in li["pos"]], "size_cm": round(li["size_cm"], 1),
-                              "power": round(li["power"], 2)} for li in lights],
-                  "white_balance": wb, "light_tint": [round(float(x), 3) for x in tint], "table": table,
-                  "wood": wood, "ring_cm": round(ring, 3), "grain_deg": round(grain, 1), "specular": round(spec, 3),
-                  "varnish": varnish, "stone_style": style, "shades": shades, "spare_stones_on_table": spares,
-                  **render_info},
+        "scene": {**light_info, "table": design.table, "shades": shades, "spare_stones_on_table": spares,
+                  "things_on_table": things, **table_info, **made.info},
+        "design": design.to_dict(),
     }
     return scene, {"corners": corners, "cell_px": cpx, "info": info, "size": size}
 
@@ -421,13 +237,21 @@ def postprocess(img: np.ndarray, rng: np.random.Generator, tint=(1.0, 1.0, 1.0))
         mx = (nx * (1 + k1 * r2)) * (w / 2) + w / 2
         my = (ny * (1 + k1 * r2)) * (w / 2) + h / 2
         f = cv2.remap(f, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    blur = float(rng.uniform(0.4, 1.0))
+    blur = float(rng.uniform(0.4, 1.0)) if rng.random() < 0.8 else float(rng.uniform(1.0, 2.2))  # or out of focus
     f = cv2.GaussianBlur(f, (0, 0), blur)
+    motion = float(rng.uniform(2.0, 6.0)) if rng.random() < 0.15 else 0.0  # a hand that moved
+    if motion:
+        k = int(math.ceil(motion)) * 2 + 1
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1.0
+        turn = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, turn, (k, k))
+        f = cv2.filter2D(f, -1, kernel / kernel.sum())
     noise = float(rng.uniform(0.004, 0.012))
     f += rng.normal(0, noise, f.shape).astype(np.float32)
     out = np.clip(f * 255 + 0.5, 0, 255).astype(np.uint8)
     return out, {"exposure_gain": round(gain, 3), "wb_correction": round(wb_corr, 2), "vignetting": round(vig, 3),
-                 "glare": round(glare, 3), "highlight_protection": round(protect, 3), "k1": round(k1, 4), "blur_sigma": round(blur, 2), "noise_sigma": round(noise, 4)}
+                 "glare": round(glare, 3), "highlight_protection": round(protect, 3), "k1": round(k1, 4), "blur_sigma": round(blur, 2), "motion_blur_px": round(motion, 1), "noise_sigma": round(noise, 4)}
 
 
 def distort_points(p: np.ndarray, k1: float, w: int, h: int) -> np.ndarray:
@@ -473,10 +297,17 @@ def render_one(game: str, seed: int, out_dir: Path, name: str | None = None, siz
         if img.shape[1] != size[0]:
             img = cv2.resize(img, size, interpolation=cv2.INTER_CUBIC)
     img, post = postprocess(img, rng, gt["info"]["scene"]["light_tint"])
-    q = quality or int(rng.integers(85, 95))
+    q = quality or int(rng.integers(70, 96))
     w, h = size
     corners = distort_points(gt["corners"], post["k1"], w, h)
     cpx = distort_points(gt["cell_px"], post["k1"], w, h)
+    # phones save anything from 720p up: sometimes a smaller photo than rendered
+    shrink = float(rng.choice([1.0, 0.8, 0.6], p=[0.7, 0.15, 0.15])) if max(size) >= 1280 else 1.0
+    if shrink < 1.0:
+        w, h = round(w * shrink), round(h * shrink)
+        img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+        corners, cpx = corners * (w / size[0]), cpx * (h / size[1])
+        post["saved_scale"] = shrink
     cv2.imwrite(str(out_dir / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, q])
     L = get_layout(game)
     area = abs(cv2.contourArea(corners.astype(np.float32))) / (w * h)
