@@ -12,6 +12,7 @@ location's foot, which any stone covers.  A random forest trained on rendered ph
 from __future__ import annotations
 
 import functools
+import json
 import math
 from pathlib import Path
 
@@ -128,13 +129,29 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 
+_model_dir = MODEL_PATH.parent
+
+
+def use_models(folder: Path | None = None) -> None:
+    """Read the forests from another folder (a benchmark's model trained without some designs);
+    None goes back to the committed ones."""
+    global _model_dir
+    _model_dir = Path(folder) if folder else MODEL_PATH.parent
+    load_model.cache_clear()
+
+
 def model_path(game: str | None = None) -> Path:
     """One forest per game (its boards and stones differ); `cells.xml.gz` serves any game."""
     if game:
-        p = MODEL_PATH.with_name(f"cells-{game}.xml.gz")
+        p = _model_dir / f"cells-{game}.xml.gz"
         if p.exists():
             return p
-    return MODEL_PATH
+    return _model_dir / MODEL_PATH.name
+
+
+def manifest_path(model: Path) -> Path:
+    """What a forest learned from and which feature columns it reads: `cells-GAME.json`."""
+    return model.with_name(model.name.removesuffix(".xml.gz") + ".json")
 
 
 @functools.lru_cache(maxsize=8)
@@ -142,6 +159,12 @@ def load_model(game: str | None = None):
     p = model_path(game)
     if not p.exists():
         return None
+    manifest = manifest_path(p)
+    if manifest.exists():
+        trained = json.loads(manifest.read_text())["features"]
+        if trained != feature_names()[:len(trained)]:
+            raise RuntimeError(f"{p.name} was trained on other feature columns than vision/classify.py computes "
+                               f"({manifest.name}): train it again (vision/model/README.md)")
     return cv2.ml.RTrees_load(str(p))
 
 

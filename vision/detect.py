@@ -49,6 +49,8 @@ MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera se
 DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
 STONE_MARKED = ("rings",)          # drawn boards whose stones, when crowded, show the fit better than the lines
 CROWDED = 0.5                      # share of the locations holding a stone
+POINT_MARKED = ("morris",)         # drawn boards whose points may carry round markers (`point_evidence`)
+POINT_SIZES = (0.7, 0.85, 1.0, 1.15)  # a point's round mark, in stone radii: a big dot, a ring, a stone
 CENTRED = 0.08                     # board units: a stone's edge centred this close to its location
 STONE_LIFT = 0.4                   # stone radii above the board where a stone's edge shows
 NUMBERS_S = 30.0                   # pixels per board unit where an oriented board's numbers are looked for
@@ -857,13 +859,50 @@ def stone_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, shape) -> fl
     return float((np.linalg.norm(found - locs, axis=1) < CENTRED).mean())
 
 
+@functools.lru_cache(maxsize=4)
+def _between_points(game: str) -> np.ndarray:
+    """Lattice points inside a drawn board's outer square where no location is (board units):
+    a board of pockets has a mark there, a morris board never does."""
+    from .layouts import get_layout
+    xy = get_layout(game).xy
+    have = set(map(tuple, np.round(xy).astype(int)))
+    lo, hi = np.round(xy.min(0)).astype(int), np.round(xy.max(0)).astype(int)
+    return np.array([(x, y) for x in range(lo[0], hi[0] + 1) for y in range(lo[1], hi[1] + 1)
+                     if (x, y) not in have], np.float64)
+
+
+def point_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, shape) -> float:
+    """Morris boards whose points carry round marks -- markers up to a stone's size, or stones --
+    show the fit by them where faint or hidden lines cannot: the share of the locations with a
+    round edge centred on them (on the board or on a stone's raised body), less the share of
+    the lattice points between the locations that have one (a pocket board has them everywhere)."""
+    if layout.game not in POINT_MARKED:
+        return 0.0
+    fr = Frame(layout, STONE_S, margin=0.5)
+    radii = tuple(layout.stone_radius * f for f in POINT_SIZES)
+    reach = max(1, int(round(0.2 * STONE_S)))
+    centred = np.zeros(len(layout.xy), bool)
+    between = 0.0
+    for k, Hx in enumerate((H, raised(H, shape, STONE_LIFT * layout.stone_radius))):
+        resp = ring_response(fr.warp(gray, Hx), STONE_S, radii)
+        level = STONE_EDGE * (float(np.percentile(resp, 99.5)) + 1e-6)
+        ok, pos, val = window_peaks(resp, fr.to_px(layout.xy), reach)
+        near = np.linalg.norm(fr.to_units(pos) - layout.xy[ok], axis=1) < CENTRED
+        centred[ok[(val > level) & near]] = True
+        if k == 0:
+            spots = _between_points(layout.game)
+            ok_b, pos_b, val_b = window_peaks(resp, fr.to_px(spots), reach)
+            near_b = np.linalg.norm(fr.to_units(pos_b) - spots[ok_b], axis=1) < 2 * CENTRED
+            between = float(((val_b > level) & near_b).sum()) / max(1, len(spots))
+    return max(0.0, float(centred.mean()) - between)
+
+
 def numbers_ink(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
-    """Fine dark strokes in the wide margin below row 1 where the fit puts it: the engraved
-    column numbers of an oriented board (sage-stones) -- the other end's margin has none."""
+    """Fine strokes, dark or light, in the wide margin below row 1 where the fit puts it: the
+    engraved or printed column numbers of an oriented board (sage-stones) -- the other end's
+    margin has none."""
     fr = Frame(layout, NUMBERS_S, margin=0.3)
-    k = int(0.25 * NUMBERS_S) | 1
-    bh = cv2.morphologyEx(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.8), cv2.MORPH_BLACKHAT,
-                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    bh = np.maximum(*thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.8), int(0.25 * NUMBERS_S) | 1))
     x0, x1 = layout.xy[:, 0].min() - 0.4, layout.xy[:, 0].max() + 0.4
     y0, y1 = layout.outline[:, 1].min() + 0.4, layout.xy[:, 1].min() - 0.6
     (a, b), (c, d) = np.round(fr.to_px(np.array([[x0, y1], [x1, y0]]))).astype(int)
@@ -929,6 +968,7 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
     ev = max(ev, line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))
     if layout.game in STONE_MARKED:
         ev = max(ev, stone_evidence(gray, H, layout, img.shape))
+    ev = max(ev, point_evidence(gray, H, layout, img.shape))
     return Detection(H=H, score=fine.score(gray, H), source=name, support=outline_support(mid, Mh @ H, layout, lab=lab_mid),
                      camera_error=camera_error(H, img.shape), evidence=ev)
 

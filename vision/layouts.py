@@ -191,3 +191,16 @@ def permutation(layout: Layout, sym: np.ndarray) -> list[int]:
             raise ValueError("not a symmetry")
         out.append(j)
     return out
+
+
+def misread(game: str, cells: dict, truth: dict) -> list[str]:
+    """The ids a reading gets wrong, under the board's symmetry that reads best (a symmetric
+    board turned over is the same position; sage-stones has only the identity)."""
+    layout = get_layout(game)
+    best: list[str] | None = None
+    for sym in layout.symmetries:
+        perm = permutation(layout, sym)
+        wrong = [pid for i, pid in enumerate(layout.ids) if cells.get(pid) != truth.get(layout.ids[perm[i]])]
+        if best is None or len(wrong) < len(best):
+            best = wrong
+    return best or []

@@ -24,6 +24,11 @@ MAX_OUTSIDE = 0.3         # pocket boards: round edges beyond a side that has no
 MIN_STONE_PX = 5.0        # a stone must be at least this many pixels in radius
 DARK_MEAN, DARK_P99 = 28.0, 70.0
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
+# a refused photo may be another game's board: those are looked for cheapest search first, and
+# only while the whole reading has taken less than REFUSE_LOOK_S (saying which game it is helps;
+# waiting many seconds to be told does not)
+LOOK_ORDER = ("morris", "three-stones", "sage-stones", "rings")
+REFUSE_LOOK_S = 2.5
 
 
 @dataclass
@@ -96,7 +101,7 @@ def read_board(source, game: str) -> Reading:
     except VisionError:
         det = None
     if det is None or not _accept(det, game):
-        _refuse(img, game, det)
+        _refuse(img, game, t0)
     if game in LOOKALIKES and det.support < 0.9:  # a clean outline all round needs no second look
         # a bigger board of another game can hold this one's grid (three-stones' 9x9 pockets
         # hold sage-stones' 7x9): if that game's board fits clearly better, say so
@@ -128,6 +133,8 @@ def read_board(source, game: str) -> Reading:
     labels, conf = classify(feats, layout)
     if len(layout.palette) > 3:  # many-colour sets: one name per physical colour
         labels, conf = harmonize(labels, conf, feats)
+    if layout.oriented:  # a cell is read no surer than the way round it is read in
+        conf = [min(c, orientation["certainty"]) for c in conf]
     cells = dict(zip(layout.ids, labels))
     confidence = dict(zip(layout.ids, conf))
     return Reading(game=game, cells=cells, confidence=confidence,
@@ -149,20 +156,17 @@ def _accept(det: Detection, game: str) -> bool:
             and det.camera_error <= MAX_CAMERA_ERROR)
 
 
-def _refuse(img: np.ndarray, game: str, det: Detection | None) -> None:
-    others = []
-    for g in GAMES:
-        if g == game:
+def _refuse(img: np.ndarray, game: str, started: float) -> None:
+    """Refuse the photo, naming the game whose board it shows when one is found in time."""
+    for g in LOOK_ORDER:
+        if g == game or time.perf_counter() - started > REFUSE_LOOK_S:
             continue
         try:
             d = find_board(img, get_layout(g))
         except VisionError:
             continue
         if _accept(d, g):
-            others.append((_quality(d, g), g))
-    if others:
-        g = max(others)[1]
-        raise VisionError(f"this looks like a {g} board, not {game}", "wrong_game")
+            raise VisionError(f"this looks like a {g} board, not {game}", "wrong_game")
     raise VisionError(f"no {game} board found in the photo", "no_board")
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..layouts import GAMES, SQRT3, get_layout
 from . import povscene
-from .design import sample_design, stone_shades
+from .design import matches, sample_design, stone_shades
 from .povscene import v3
 
 WHITE_SHARE = 0.01   # most of the frame a phone lets burn out to white (all channels clipped)
@@ -25,7 +25,9 @@ WHITE_LEVEL = 0.98
 
 # ----------------------------------------------------------------- positions
 
-def random_position(game: str, rng: np.random.Generator) -> tuple[dict, dict]:
+def random_position(game: str, rng: np.random.Generator, empty: bool = False) -> tuple[dict, dict]:
+    """A random position of the game; `empty` keeps the board bare (the same draws are made, so
+    the seed's design and camera stay as they would be)."""
     L = get_layout(game)
     ids = list(L.ids)
     fill = float(rng.uniform(0.0, 0.95))
@@ -57,6 +59,9 @@ def random_position(game: str, rng: np.random.Generator) -> tuple[dict, dict]:
                 counts[c] += 1
                 cells[ids[j]] = c
                 break
+    if empty:
+        cells = {i: None for i in ids}
+        counts = {c: 0 for c in colours}
     return cells, {"fill_target": round(fill, 3), "colours": colours, "stones": sum(counts.values())}
 
 
@@ -269,17 +274,26 @@ def distort_points(p: np.ndarray, k1: float, w: int, h: int) -> np.ndarray:
 
 # ----------------------------------------------------------------- driver
 
+def design_of(game: str, seed: int) -> dict:
+    """The design `render_one` gives this seed, without rendering (the same draws, in order)."""
+    rng = np.random.default_rng(seed)
+    rng.random()
+    random_position(game, rng)
+    board_geometry(game, rng)
+    return sample_design(game, rng).to_dict()
+
+
 def render_one(game: str, seed: int, out_dir: Path, name: str | None = None, size=(1600, 1200),
-               quality: int | None = None, threads: int = 1, render_scale: float = 0.6) -> dict:
+               quality: int | None = None, threads: int = 1, render_scale: float = 0.6, empty: bool = False) -> dict:
     if shutil.which("povray") is None:
         raise RuntimeError("povray is not installed (apt-get install -y povray)")
     rng = np.random.default_rng(seed)
     if rng.random() < 0.5:
         size = (size[1], size[0])
-    cells, pos_info = random_position(game, rng)
+    cells, pos_info = random_position(game, rng, empty)
     scene, gt = build_scene(game, cells, rng, size)
     out_dir.mkdir(parents=True, exist_ok=True)
-    name = name or f"{game}_{seed:04d}"
+    name = name or f"{game}_{seed:04d}{'_empty' if empty else ''}"
     with tempfile.TemporaryDirectory() as td:
         pov = Path(td) / "scene.pov"
         pov.write_text(scene)
@@ -341,12 +355,24 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--width", type=int, default=1600)
     ap.add_argument("--height", type=int, default=1200)
-    ap.add_argument("--quality", type=int, default=None, help="JPEG quality (default: random 85..94)")
+    ap.add_argument("--quality", type=int, default=None, help="JPEG quality (default: random 70..95)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--empty", action="store_true", help="bare boards: no stone on them")
+    ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                    help="render only the seeds whose design has this value (render.design; VALUE may list several with |); "
+                         "--count then counts the photos rendered, from the first seeds of the set that qualify")
     a = ap.parse_args(argv)
     games = list(GAMES) if a.game == "all" else [a.game]
     for g in games:
-        for k in range(a.count):
-            m = render_one(g, a.seed * 1000 + k, a.out, size=(a.width, a.height), quality=a.quality, threads=a.threads)
+        made = 0
+        for k in range(1000):
+            seed = a.seed * 1000 + k
+            if made == a.count:
+                break
+            if a.where and not all(matches(design_of(g, seed), cond) for cond in a.where):
+                continue
+            m = render_one(g, seed, a.out, size=(a.width, a.height), quality=a.quality, threads=a.threads,
+                           empty=a.empty)
+            made += 1
             print(f"{m['image']}  {m['render']['povray_seconds']:.1f}s", flush=True)
     return 0

@@ -1,15 +1,20 @@
 """Train the cell classifier on rendered photos with ground truth.
 
     python -m vision.photogen.train DIR [DIR ...] [--per-game] [--out vision/model/cells.xml.gz]
+                                    [--without line_tone=light]
 
 Features come from `vision.classify.cell_features` at the true homography and at
 slightly disturbed ones (the error a real fit leaves), so the forest learns what the
-pipeline will actually see.
+pipeline will actually see.  `--without KEY=VALUE` leaves out every photo whose design
+(`render.design`) has that value, so a benchmark can test on a family the forest never saw.
+Each forest is saved with a manifest (`NAME.json`): its feature columns, the photos, seeds
+and designs it learned from, and how it was grown; `classify.load_model` checks it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -17,10 +22,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..classify import CLASSES, MODEL_PATH, cell_features
+from .. import classify
+from ..classify import CLASSES, MODEL_PATH, cell_features, feature_names, manifest_path
 from ..io import read_image
 from ..layouts import GAMES, get_layout
+from .design import matches
 from .seeds import HELD_OUT, TRAIN_SEEDS, set_of
+
+# a photo's features are cached beside it, keyed by the code that computes them
+FEATURE_CODE = hashlib.sha256(Path(classify.__file__).read_bytes()).hexdigest()[:12]
 
 
 def true_homography(meta: dict) -> np.ndarray:
@@ -49,38 +59,66 @@ def augment(img: np.ndarray, rng) -> np.ndarray:
     return np.clip(f * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
-def collect(dirs, rng, verbose=True, game=None):
+def photo_features(jf: Path, meta: dict, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of one photo's cells: at the true fit and at three disturbed ones
+    (another camera's take each), cached beside the photo."""
+    cache = jf.with_name(f"{jf.stem}.features-{FEATURE_CODE}-{seed}.npz")
+    if cache.exists():
+        with np.load(cache) as z:
+            return z["X"], z["y"]
+    rng = np.random.default_rng([seed, int(meta["render"]["seed"])])
+    L = get_layout(meta["game"])
+    img = read_image(jf.with_name(meta["image"]))
+    s = img.shape[1] / meta["size"][0]
+    if abs(s - 1) > 1e-6:
+        meta = dict(meta)
+        meta["cell_px"] = {k: [v[0] * s, v[1] * s] for k, v in meta["cell_px"].items()}
+    Ht = true_homography(meta)
+    Hs = [Ht, jitter(Ht, rng, 0.06), jitter(Ht, rng, 0.12), jitter(Ht, rng, 0.08)]
+    labels = np.array([CLASSES.index(meta["cells"][i]) if meta["cells"][i] else 0 for i in L.ids])
+    h, w = img.shape[:2]
+    px = np.array([meta["cell_px"][i] for i in L.ids])
+    keep = (px[:, 0] > 8) & (px[:, 0] < w - 8) & (px[:, 1] > 8) & (px[:, 1] < h - 8)
     X, y = [], []
+    for k, H in enumerate(Hs):
+        im = img if k == 0 else augment(img, rng)
+        f, _ = cell_features(im, H, L)
+        X.append(f[keep])
+        y.append(labels[keep])
+    X_all, y_all = np.concatenate(X).astype(np.float32), np.concatenate(y).astype(np.int32)
+    np.savez_compressed(cache, X=X_all, y=y_all)
+    return X_all, y_all
+
+
+def training_photos(dirs, game: str | None = None, without: tuple[str, ...] = ()) -> list[tuple[Path, dict]]:
+    """The ground-truth records to learn from: never a held-out seed's, none of a left-out design."""
+    out = []
     for d in dirs:
         for jf in sorted(Path(d).glob("*.json")):
             meta = json.loads(jf.read_text())
-            if meta.get("game") not in GAMES:
-                continue
-            if game and meta["game"] != game:
+            if meta.get("game") not in GAMES or (game and meta["game"] != game):
                 continue
             if set_of(meta) in HELD_OUT:
                 raise SystemExit(f"{jf}: rendered with --seed {set_of(meta)}, which is held out for testing "
                                  f"(train on seeds {', '.join(map(str, TRAIN_SEEDS))})")
-            L = get_layout(meta["game"])
-            img = read_image(jf.with_name(meta["image"]))
-            s = img.shape[1] / meta["size"][0]
-            if abs(s - 1) > 1e-6:
-                meta = dict(meta)
-                meta["cell_px"] = {k: [v[0] * s, v[1] * s] for k, v in meta["cell_px"].items()}
-            Ht = true_homography(meta)
-            Hs = [Ht, jitter(Ht, rng, 0.06), jitter(Ht, rng, 0.12), jitter(Ht, rng, 0.08)]
-            labels = np.array([CLASSES.index(meta["cells"][i]) if meta["cells"][i] else 0 for i in L.ids])
-            h, w = img.shape[:2]
-            px = np.array([meta["cell_px"][i] for i in L.ids])
-            keep = (px[:, 0] > 8) & (px[:, 0] < w - 8) & (px[:, 1] > 8) & (px[:, 1] < h - 8)
-            for k, H in enumerate(Hs):
-                im = img if k == 0 else augment(img, rng)
-                f, _ = cell_features(im, H, L)
-                X.append(f[keep])
-                y.extend(labels[keep].tolist())
-            if verbose:
-                print(jf.name, file=sys.stderr)
-    return np.concatenate(X).astype(np.float32), np.array(y, np.int32)
+            design = (meta.get("render") or {}).get("design") or {}
+            if any(design and matches(design, cond) for cond in without):
+                continue
+            out.append((jf, meta))
+    return out
+
+
+def collect(dirs, rng, verbose=True, game=None, without: tuple[str, ...] = (), seed: int = 0):
+    X, y = [], []
+    for jf, meta in training_photos(dirs, game, without):
+        f, labels = photo_features(jf, meta, seed)
+        X.append(f)
+        y.append(labels)
+        if verbose:
+            print(jf.name, file=sys.stderr)
+    if not X:
+        raise SystemExit("no training photos left (check the folders and --without)")
+    return np.concatenate(X), np.concatenate(y)
 
 
 def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
@@ -107,6 +145,8 @@ def main(argv=None) -> int:
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--games", help="with --per-game: only these games (comma-separated)")
     ap.add_argument("--per-game", action="store_true", help="one forest per game: cells-GAME.xml.gz beside --out")
+    ap.add_argument("--without", action="append", default=[], metavar="KEY=VALUE",
+                    help="leave out photos of this design (render.design; VALUE may list several with |)")
     a = ap.parse_args(argv)
     if a.games and not a.per_game:
         ap.error("--games chooses among the per-game forests: add --per-game")
@@ -122,13 +162,21 @@ def main(argv=None) -> int:
         out = Path(a.out)
         if game:
             out = out.with_name(f"cells-{game}.xml.gz")
-        X, y = collect(a.dirs, rng, game=game)
-        print(f"{game or 'all games'}: {len(y)} samples, classes {np.bincount(y, minlength=len(CLASSES)).tolist()}",
-              file=sys.stderr)
+        photos = training_photos(a.dirs, game, tuple(a.without))
+        X, y = collect(a.dirs, rng, game=game, without=tuple(a.without), seed=a.seed)
+        counts = np.bincount(y, minlength=len(CLASSES)).tolist()
+        print(f"{game or 'all games'}: {len(y)} samples, classes {counts}", file=sys.stderr)
         m = train(X, y, a.trees, a.depth)
         out.parent.mkdir(parents=True, exist_ok=True)
         m.save(str(out))
-        print(f"saved {out} ({out.stat().st_size // 1024} KB)", file=sys.stderr)
+        manifest = {"features": feature_names(), "games": [game] if game else sorted({mt["game"] for _, mt in photos}),
+                    "photos": len(photos), "seeds": sorted({set_of(mt) for _, mt in photos}, key=str),
+                    "generators": sorted({(mt.get("render") or {}).get("generator", "?") for _, mt in photos}),
+                    "without": list(a.without), "samples": int(len(y)),
+                    "classes": dict(zip(CLASSES, counts)), "trees": a.trees, "depth": a.depth, "seed": a.seed,
+                    "command": "python -m vision.photogen.train " + " ".join(argv if argv is not None else sys.argv[1:])}
+        manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
+        print(f"saved {out} ({out.stat().st_size // 1024} KB) and its manifest", file=sys.stderr)
     return 0
 
 
