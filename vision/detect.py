@@ -33,6 +33,7 @@ SMALL = 400                        # long side of the segmentation copy
 GRID_CANDIDATES = 10               # distinct outline fits tried on the lattice of round marks
 GRID_FINE_S = 20.0                 # pixels per board unit of the full-resolution lattice fit
 LINE_S = {"morris": 40.0, "rings": 60.0}  # pixels per board unit where drawn lines are followed
+LINE_KERNEL = 0.35                 # board units: a drawn line is thinner than this (6 mm lines are ~0.2)
 SNAP_S = 24.0                      # pixels per board unit where drawn lines are searched widely
 STONE_S = 20.0                     # pixels per board unit where drawn boards' stones are looked for
 CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
@@ -47,6 +48,7 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vision-detect")
 MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
 MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera sees of this board's shape
 DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
+LATTICE_DRAWN = ("rings",)         # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
 STONE_MARKED = ("rings",)          # drawn boards whose stones, when crowded, show the fit better than the lines
 CROWDED = 0.5                      # share of the locations holding a stone
 POINT_MARKED = ("morris",)         # drawn boards whose points may carry round markers (`point_evidence`)
@@ -567,7 +569,7 @@ def _line_peaks(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> 
     s = LINE_S[layout.game]
     fr = Frame(layout, s, margin=0.5)
     w = fr.warp(gray, H)
-    k = max(3, int(round(0.2 * s)) | 1)
+    k = max(3, int(round(LINE_KERNEL * s)) | 1)
     maps = thin_lines(cv2.GaussianBlur(w, (0, 0), 1.0), k)
     offs = np.linspace(-win, win, int(2 * win * s) + 1)
     P = pts[:, None, :] + offs[None, :, None] * nrm[:, None, :]
@@ -587,7 +589,7 @@ def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.
     pts, _ = _line_samples(layout.game)
     s = SNAP_S
     fr = Frame(layout, s, margin=0.5 + reach)
-    k = max(3, int(round(0.25 * s)) | 1)
+    k = max(3, int(round(LINE_KERNEL * s)) | 1)
     maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), k)
     bh = stronger_on(maps, fr.to_px(pts))
     bh = cv2.GaussianBlur(np.minimum(bh, np.percentile(bh, 99.5)), (0, 0), 0.6)
@@ -604,6 +606,25 @@ def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.
             best = (float(score[i]), sc, shifts[i])
     _, sc, (tx, ty) = best
     return H @ np.array([[sc, 0.0, tx], [0.0, sc, ty], [0.0, 0.0, 1.0]])
+
+
+def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
+    """Rings' circles repeat, so a fit a whole lattice step off lies on circles nearly everywhere:
+    of the fit and its six neighbours one step away, the one whose drawn-line samples show the
+    most ink wins (a shifted fit runs its edge circles off the board, onto the table)."""
+    if layout.game not in LATTICE_DRAWN:
+        return H
+    pts, _ = _line_samples(layout.game)
+    fr = Frame(layout, SNAP_S, margin=1.5)
+    k = max(3, int(round(LINE_KERNEL * SNAP_S)) | 1)
+    ink = stronger_on(thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), k), fr.to_px(pts))
+    steps = [np.zeros(2)] + [np.array([math.cos(math.pi * j / 3), math.sin(math.pi * j / 3)]) for j in range(6)]
+
+    def shown(step: np.ndarray) -> float:
+        px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
+        return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
+    best = max(steps, key=shown)
+    return H @ np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
 
 
 def sure_stones(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray]:
@@ -940,7 +961,7 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
         _, Hs, name = item
         H = S @ Hs
         starts = (H, outline_refine(img, H, layout), line_snap(gray, H, layout))
-        options = [Hx for Hx in _POOL.map(lambda H0: line_refine(gray, H0, layout), starts)
+        options = [on_the_lattice(gray, Hx, layout) for Hx in _POOL.map(lambda H0: line_refine(gray, H0, layout), starts)
                    if _plausible(Hx, layout, img.shape)] or [H]
         ev = [line_evidence(gray, Hx, layout) for Hx in options]
         if max(ev) < CLEAR_LINES[layout.game]:

@@ -111,6 +111,15 @@ def _segment_box(a, b, half_width: float, y0: float, y1: float) -> str:
             f"<{x1 + half_width:.4f}, {y1:.4f}, {z1 + half_width:.4f}> }}")
 
 
+def _segment(a, b, half_width: float, y0: float, y1: float) -> str:
+    """A straight stroke of any direction from a to b on the board (x, z), ends squared."""
+    (ax, az), (bx, bz) = a, b
+    length = math.hypot(bx - ax, bz - az)
+    turn = -math.degrees(math.atan2(bz - az, bx - ax))  # POV's rotate y carries +x toward -z
+    return (f"box {{ <{-half_width:.4f}, {y0:.4f}, {-half_width:.4f}>, <{length + half_width:.4f}, {y1:.4f}, {half_width:.4f}> "
+            f"rotate y*{turn:.4f} translate <{ax:.4f}, 0, {az:.4f}> }}")
+
+
 def _ring(cx: float, cz: float, radius: float, half_width: float, y: float, flat: bool = True) -> str:
     squash = " scale <1, 0.05, 1>" if flat else ""
     return f"torus {{ {radius:.4f}, {half_width:.4f}{squash} translate <{cx:.4f}, {y:.4f}, {cz:.4f}> }}"
@@ -186,7 +195,7 @@ def board(game: str, layout: Layout, design: Design, unit: float, outline_cm: np
             full, partial = ring_circles()
             rr = unit / SQRT3
             clip = ", ".join("<%.4f, %.4f>" % (x, y) for x, y in list(outline_cm * 0.995) + [outline_cm[0] * 0.995])
-            yc = top_y - 0.004 if not groove else top_y
+            yc = top_y + 0.0005  # a flattened ring's upper half shows above the top face; a groove's tube cuts it
             for q, r in full:
                 target.append(_ring((q + r / 2) * unit, r * SQRT3 / 2 * unit, rr, hw, yc, flat=not groove))
             for q, r in partial:  # the edge circles are cut at the board's edge
@@ -197,16 +206,14 @@ def board(game: str, layout: Layout, design: Design, unit: float, outline_cm: np
                               f"<{cx + rr + lw:.3f}, {yc + 0.2:.3f}, {cz + rr + lw:.3f}> }} }} }}")
             if design.border:
                 inner = outline_cm * rng.uniform(0.95, 0.975)
-                target += [_segment_box(inner[i], inner[(i + 1) % len(inner)], hw * 0.7, y0, y1)
-                           for i in range(len(inner))
-                           if abs(inner[i][0] - inner[(i + 1) % len(inner)][0]) < 1e-6
-                           or abs(inner[i][1] - inner[(i + 1) % len(inner)][1]) < 1e-6]
+                target += [_segment(inner[i], inner[(i + 1) % len(inner)], hw * 0.7, y0, y1)
+                           for i in range(len(inner))]
         mr = design.marker_size * stone_r
         for x, y in xy_cm:
             if design.markers in ("dot", "big-dot"):
                 marked.append(f"cylinder {{ <{x:.4f}, {top_y - 0.01:.4f}, {y:.4f}>, <{x:.4f}, {top_y + 0.0015:.4f}, {y:.4f}>, {mr:.4f} }}")
             elif design.markers == "ring":
-                inked.append(_ring(x, y, mr, max(hw * 0.8, 0.04), top_y - 0.003))
+                inked.append(_ring(x, y, mr, max(hw * 0.8, 0.04), top_y + 0.0005))
             elif design.markers == "hole":
                 cut.append(f"cylinder {{ <{x:.4f}, {top_y - 0.4:.4f}, {y:.4f}>, <{x:.4f}, {top_y + 0.1:.4f}, {y:.4f}>, {mr:.4f} }}")
         rest_y = top_y
