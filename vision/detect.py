@@ -48,6 +48,7 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vision-detect")
 MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
 MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera sees of this board's shape
 DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
+LATTICE_WALK = 3                   # whole lattice steps a drawn fit may be moved by
 LATTICE_DRAWN = ("rings",)         # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
 STONE_MARKED = ("rings",)          # drawn boards whose stones, when crowded, show the fit better than the lines
 CROWDED = 0.5                      # share of the locations holding a stone
@@ -611,11 +612,12 @@ def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.
 def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
     """Rings' circles repeat, so a fit a whole lattice step off lies on circles nearly everywhere:
     of the fit and its six neighbours one step away, the one whose drawn-line samples show the
-    most ink wins (a shifted fit runs its edge circles off the board, onto the table)."""
+    most ink wins (a shifted fit runs its edge circles off the board, onto the table), and
+    from there its neighbours, for a few steps."""
     if layout.game not in LATTICE_DRAWN:
         return H
     pts, _ = _line_samples(layout.game)
-    fr = Frame(layout, SNAP_S, margin=1.5)
+    fr = Frame(layout, SNAP_S, margin=LATTICE_WALK + 0.5)
     k = max(3, int(round(LINE_KERNEL * SNAP_S)) | 1)
     ink = stronger_on(thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), k), fr.to_px(pts))
     steps = [np.zeros(2)] + [np.array([math.cos(math.pi * j / 3), math.sin(math.pi * j / 3)]) for j in range(6)]
@@ -623,8 +625,13 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     def shown(step: np.ndarray) -> float:
         px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
         return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
-    best = max(steps, key=shown)
-    return H @ np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
+    at = np.zeros(2)
+    for _ in range(LATTICE_WALK):  # walk while a neighbour shows more: a coarse fit may be steps off
+        best = max((at + step for step in steps), key=shown)
+        if np.allclose(best, at):
+            break
+        at = best
+    return H @ np.array([[1.0, 0.0, at[0]], [0.0, 1.0, at[1]], [0.0, 0.0, 1.0]])
 
 
 def sure_stones(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray]:

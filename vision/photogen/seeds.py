@@ -17,6 +17,9 @@ TRAIN_SEEDS = (41, 43, 47)      # bench/out/train*: what vision/model/*.xml.gz l
 # (9-35 once trained the forests of the narrower designs, before `design.py`)
 CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
+# the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
+# never a training photo (the trainer takes this generator's photos from no seed)
+BLENDER_TEST_SEED = 101
 
 TEST_SET_COMMAND = (f"python -m vision.photogen --game all --count {TEST_SET_COUNT} "
                     f"--seed {TEST_SET_SEED} --out bench/out/photos")

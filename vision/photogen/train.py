@@ -98,6 +98,9 @@ def training_photos(dirs, game: str | None = None, without: tuple[str, ...] = ()
             meta = json.loads(jf.read_text())
             if meta.get("game") not in GAMES or (game and meta["game"] != game):
                 continue
+            if (meta.get("render") or {}).get("generator") != "vision.photogen":
+                raise SystemExit(f"{jf}: not a photo of the POV-Ray generator the forests learn from "
+                                 "(the Blender renderer's and real photos are for testing only)")
             if set_of(meta) in HELD_OUT:
                 raise SystemExit(f"{jf}: rendered with --seed {set_of(meta)}, which is held out for testing "
                                  f"(train on seeds {', '.join(map(str, TRAIN_SEEDS))})")
