@@ -33,7 +33,7 @@ SMALL = 400                        # long side of the segmentation copy
 GRID_CANDIDATES = 10               # distinct outline fits tried on the lattice of round marks
 GRID_FINE_S = 20.0                 # pixels per board unit of the full-resolution lattice fit
 LINE_S = {"morris": 40.0, "rings": 60.0}  # pixels per board unit where drawn lines are followed
-LINE_KERNEL = 0.35                 # board units: a drawn line is thinner than this (6 mm lines are ~0.2)
+LINE_KERNEL = {"morris": 0.2, "rings": 0.35}  # board units: a drawn line is thinner (rings' 6 mm lines ~0.2)
 SNAP_S = 24.0                      # pixels per board unit where drawn lines are searched widely
 STONE_S = 20.0                     # pixels per board unit where drawn boards' stones are looked for
 CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
@@ -570,7 +570,7 @@ def _line_peaks(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> 
     s = LINE_S[layout.game]
     fr = Frame(layout, s, margin=0.5)
     w = fr.warp(gray, H)
-    k = max(3, int(round(LINE_KERNEL * s)) | 1)
+    k = max(3, int(round(LINE_KERNEL[layout.game] * s)) | 1)
     maps = thin_lines(cv2.GaussianBlur(w, (0, 0), 1.0), k)
     offs = np.linspace(-win, win, int(2 * win * s) + 1)
     P = pts[:, None, :] + offs[None, :, None] * nrm[:, None, :]
@@ -590,7 +590,7 @@ def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = 0.
     pts, _ = _line_samples(layout.game)
     s = SNAP_S
     fr = Frame(layout, s, margin=0.5 + reach)
-    k = max(3, int(round(LINE_KERNEL * s)) | 1)
+    k = max(3, int(round(LINE_KERNEL[layout.game] * s)) | 1)
     maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), k)
     bh = stronger_on(maps, fr.to_px(pts))
     bh = cv2.GaussianBlur(np.minimum(bh, np.percentile(bh, 99.5)), (0, 0), 0.6)
@@ -618,7 +618,7 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
         return H
     pts, _ = _line_samples(layout.game)
     fr = Frame(layout, SNAP_S, margin=LATTICE_WALK + 0.5)
-    k = max(3, int(round(LINE_KERNEL * SNAP_S)) | 1)
+    k = max(3, int(round(LINE_KERNEL[layout.game] * SNAP_S)) | 1)
     ink = stronger_on(thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), k), fr.to_px(pts))
     steps = [np.zeros(2)] + [np.array([math.cos(math.pi * j / 3), math.sin(math.pi * j / 3)]) for j in range(6)]
 
