@@ -26,11 +26,13 @@ import numpy as np
 
 from .errors import VisionError
 from .frame import Frame
+from .lattice import lattice_candidates
 from .marks import grid_fit, mark_grid, ring_response, window_peaks
 from .layouts import SQRT3, Layout, grid_symmetries, ring_circles
 
 SMALL = 400                        # long side of the segmentation copy
 GRID_CANDIDATES = 10               # distinct outline fits tried on the lattice of round marks
+LATTICE_CANDIDATES = 4             # distinct fits from the lattice of round marks itself (`lattice.py`)
 GRID_FINE_S = 20.0                 # pixels per board unit of the full-resolution lattice fit
 LINE_S = {"morris": 40.0, "rings": 60.0}  # pixels per board unit where drawn lines are followed
 LINE_KERNEL = {"morris": 0.2, "rings": 0.35}  # board units: a drawn line is thinner (rings' 6 mm lines ~0.2)
@@ -830,11 +832,19 @@ def find_board(img: np.ndarray, layout: Layout) -> Detection:
     sc = SMALL / max(h, w)
     small = cv2.resize(img, (round(w * sc), round(h * sc)), interpolation=cv2.INTER_AREA)
     cands = candidates(small, layout)
-    if not cands:
-        raise VisionError(f"no {layout.game} board found in the photo", "no_board")
     tol = 0.03 * max(small.shape[:2])
     if mark_grid(layout.game) is not None:
-        return _find_on_grid(img, small, distinct(cands, layout, tol, GRID_CANDIDATES, 3), layout)
+        # the lattice of its round marks finds a pocket board that does not stand out from its table
+        gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        structural = [Candidate(score, H, "lattice") for score, H in lattice_candidates(gray_small, layout)]
+        picked = distinct(structural, layout, tol, LATTICE_CANDIDATES, LATTICE_CANDIDATES)
+        picked += [c for c in distinct(cands, layout, tol, GRID_CANDIDATES, 3)
+                   if not any(same_fit(c.H, q.H, layout, tol) for q in picked)]
+        if not picked:
+            raise VisionError(f"no {layout.game} board found in the photo", "no_board")
+        return _find_on_grid(img, small, picked, layout)
+    if not cands:
+        raise VisionError(f"no {layout.game} board found in the photo", "no_board")
     return _find_drawn(img, small, distinct(cands, layout, tol, 6, 2), layout)
 
 
