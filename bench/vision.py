@@ -4,7 +4,8 @@
 
 DIR holds NAME.jpg + NAME.json pairs (the shared examples' shape); several DIRs are reported
 side by side (each game per set).  `--by KEY` splits them by a design parameter, `--models DIR`
-reads with other forests (a design-held-out split), `--refusals` also times how fast each
+reads with other forests and `--where KEY=VALUE` keeps the photos of one design (together: a
+design-held-out split), `--refusals` also times how fast each
 photo is refused when asked for as another game.  Default: the
 project's test set in bench/out/photos -- 20 photos per game, 1600x1200 or 1200x1600,
 render seeds 1000..1019, made by
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.errors import VisionError  # noqa: E402
 from vision.layouts import GAMES, get_layout, misread  # noqa: E402
+from vision.photogen.design import matches  # noqa: E402
 from vision.photogen.seeds import TEST_SET_COMMAND, TRAIN_SEEDS, set_of  # noqa: E402
 from vision.classify import use_models  # noqa: E402
 from vision.pipeline import read_board  # noqa: E402
@@ -46,7 +48,7 @@ def other_game(game: str) -> str:
 
 
 def run(dirs: list[Path], games: list[str], verbose: bool = True, by: str | None = None,
-        refusals: bool = False) -> dict:
+        refusals: bool = False, where: tuple[str, ...] = ()) -> dict:
     per = defaultdict(lambda: {"cells": 0, "right": 0, "boards": 0, "boards_right": 0, "secs": [], "cpu": [], "refused": [],
                                "wrong": [], "sure": 0, "sure_wrong": 0, "wrong_unflagged": [], "refusal_secs": [],
                                "accepted_as_other": []})
@@ -55,6 +57,9 @@ def run(dirs: list[Path], games: list[str], verbose: bool = True, by: str | None
             meta = json.loads(jf.read_text())
             game = meta.get("game")
             if game not in games:
+                continue
+            design = (meta.get("render") or {}).get("design") or {}
+            if where and not (design and all(matches(design, cond) for cond in where)):
                 continue
             if set_of(meta) in TRAIN_SEEDS:
                 raise SystemExit(f"{jf}: rendered with training seed {set_of(meta)}: not a test photo")
@@ -120,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--by", metavar="KEY", help="also split the numbers by this design parameter (render.design)")
     ap.add_argument("--models", type=Path, help="read with the forests in this folder (e.g. one trained --without a design)")
+    ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                    help="only photos whose design has this value (the held-out family of a design-held-out split)")
     ap.add_argument("--refusals", action="store_true",
                     help="also ask for each photo as another game and time the refusal")
     ap.add_argument("-q", "--quiet", action="store_true")
@@ -130,7 +137,7 @@ def main(argv=None) -> int:
     if a.models:
         use_models(a.models)
     dirs = a.dirs or [p for p in (ROOT / "bench/out/photos", ROOT.parent / "shared/photos") if p.is_dir()]
-    per = run(dirs, a.games, verbose=not a.quiet, by=a.by, refusals=a.refusals)
+    per = run(dirs, a.games, verbose=not a.quiet, by=a.by, refusals=a.refusals, where=tuple(a.where))
     print(f"{'game [set]':44s} {'photos':>6s} {'cells right':>12s} {'boards right':>13s} {'median s':>9s} {'p90 s':>7s} "
           f"{'cpu s':>6s} {'refused':>8s} {'sure wrong':>14s} {'unflagged':>9s}" + (f" {'refusal s':>9s} {'taken':>5s}" if a.refusals else ""))
     summary = {}

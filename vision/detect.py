@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -827,11 +828,16 @@ def distinct(cands: list[Candidate], layout: Layout, tol: float, k: int, per_sou
     return picked
 
 
-def find_board(img: np.ndarray, layout: Layout) -> Detection:
+def find_board(img: np.ndarray, layout: Layout, deadline: float | None = None) -> Detection:
+    """The board's fit in the photo; `deadline` (a `time.perf_counter()` value) ends the search
+    with a refusal when the candidates alone take past it, and stops polishing more of them."""
     h, w = img.shape[:2]
     sc = SMALL / max(h, w)
     small = cv2.resize(img, (round(w * sc), round(h * sc)), interpolation=cv2.INTER_AREA)
     cands = candidates(small, layout)
+    if deadline is not None and time.perf_counter() > deadline:
+        raise VisionError(f"no {layout.game} board found in the time a reading may take "
+                          "(a busy photo: take it closer, the board filling most of the frame)", "no_board")
     tol = 0.03 * max(small.shape[:2])
     if mark_grid(layout.game) is not None:
         # the lattice of its round marks finds a pocket board that does not stand out from its table
@@ -845,7 +851,7 @@ def find_board(img: np.ndarray, layout: Layout) -> Detection:
         return _find_on_grid(img, small, picked, layout)
     if not cands:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
-    return _find_drawn(img, small, distinct(cands, layout, tol, 6, 2), layout)
+    return _find_drawn(img, small, distinct(cands, layout, tol, 6, 2), layout, deadline)
 
 
 def _find_on_grid(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout) -> Detection:
@@ -947,7 +953,8 @@ def numbers_ink(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
     return float(bh[b:d, a:c].mean())
 
 
-def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout) -> Detection:
+def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout,
+                deadline: float | None = None) -> Detection:
     """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
     the best two at full resolution on the drawn lines, the outline and the drawing again."""
     h, w = img.shape[:2]
@@ -997,7 +1004,7 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
 
     best = final(refined[0])
     for item in refined[1:DRAWN_FINALS]:
-        if key(best) >= (True, CLEAR_LINES[layout.game]):
+        if key(best) >= (True, CLEAR_LINES[layout.game]) or (deadline is not None and time.perf_counter() > deadline):
             break
         best = max(best, final(item), key=key)
     ev, H, name = best

@@ -28,7 +28,10 @@ LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid 
 # only while the whole reading has taken less than REFUSE_LOOK_S (saying which game it is helps;
 # waiting many seconds to be told does not)
 LOOK_ORDER = ("morris", "three-stones", "sage-stones", "rings")
-REFUSE_LOOK_S = 2.5
+REFUSE_LOOK_S = 1.5
+# the most a board search may take on one photo: past it the photo is refused with that reason
+# (a reading takes about a second; a busy photo that keeps the search going is not worth a wait)
+SEARCH_LIMIT_S = 10.0
 
 
 @dataclass
@@ -96,9 +99,12 @@ def read_board(source, game: str) -> Reading:
     img = source if isinstance(source, np.ndarray) else read_image(source)
     _check_light(img)
     layout = get_layout(game)
+    deadline = t0 + SEARCH_LIMIT_S
     try:
-        det = find_board(img, layout)
+        det = find_board(img, layout, deadline)
     except VisionError:
+        if time.perf_counter() > deadline:
+            raise
         det = None
     if det is None or not _accept(det, game):
         _refuse(img, game, t0)
@@ -107,7 +113,7 @@ def read_board(source, game: str) -> Reading:
         # hold sage-stones' 7x9): if that game's board fits clearly better, say so
         other = LOOKALIKES[game]
         try:
-            d2 = find_board(img, get_layout(other))
+            d2 = find_board(img, get_layout(other), deadline)
         except VisionError:
             d2 = None
         if d2 is not None and _accept(d2, other) and _quality(d2, other) > _quality(det, game):
@@ -162,7 +168,7 @@ def _refuse(img: np.ndarray, game: str, started: float) -> None:
         if g == game or time.perf_counter() - started > REFUSE_LOOK_S:
             continue
         try:
-            d = find_board(img, get_layout(g))
+            d = find_board(img, get_layout(g), started + SEARCH_LIMIT_S)
         except VisionError:
             continue
         if _accept(d, g):

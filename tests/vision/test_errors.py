@@ -137,3 +137,13 @@ def test_exif_orientation_is_honoured():
     out = decode(data)
     assert out.shape[:2] == (400, 600)
     assert out[:40].mean() > 200 and out[100:].mean() < 30
+
+
+def test_a_search_past_its_time_limit_is_refused_with_that_reason(monkeypatch):
+    """A photo that keeps the board search going is refused once the limit is reached, with
+    that reason, rather than holding the companion for as long as it takes."""
+    from vision import pipeline
+    monkeypatch.setattr(pipeline, "SEARCH_LIMIT_S", 0.0)
+    for game in ("morris", "three-stones"):
+        err = _reason(_photo(game), game)
+        assert err.code == "no_board" and "time a reading may take" in str(err), str(err)
