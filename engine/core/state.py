@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Generic, Hashable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, Iterator, Sequence, TypeVar
 
-from .errors import IllegalMoveError, PositionError
+from .errors import IllegalMoveError, PositionError, shown
 from .options import RuleOptions
 
 if TYPE_CHECKING:
@@ -93,6 +94,9 @@ TIME_FORFEIT = TimeForfeit()
 
 class State(ABC, Generic[M, O]):
     """One position of one game, with the history that led to it."""
+
+    move_types: ClassVar[tuple[type, ...]]
+    """The classes of this game's move objects: `push` takes one of these or notation text."""
 
     def __init__(self, game: "Game", options: O, seed: int | None) -> None:
         self.game = game
@@ -212,7 +216,11 @@ class State(ABC, Generic[M, O]):
     def coerce(self, move: M | str) -> M:
         """A move object from notation (the clock's `time` is read here, for every game)."""
         if not isinstance(move, str):
-            return move
+            if move is TIME_FORFEIT or isinstance(move, self.move_types):
+                return move
+            raise IllegalMoveError(
+                f"{shown(move)} is not a {self.game.id} move: give one of its moves or the move's notation",
+                rule="notation")
         if move.strip().lower() == str(TIME_FORFEIT):
             return TIME_FORFEIT  # type: ignore[return-value]
         return self.parse_move(move)
@@ -239,6 +247,7 @@ class State(ABC, Generic[M, O]):
     def push(self, move: M | str, seconds: float | None = None) -> M:
         """Play a move (object or notation) after checking it; `seconds` runs the clock."""
         move = self.check(move)
+        check_seconds(seconds)
         if move is TIME_FORFEIT:
             self._stack.append((move, self._flagged, seconds))
             self._flagged = self.current_player
@@ -345,6 +354,19 @@ class State(ABC, Generic[M, O]):
         return f"<{type(self).__name__} {self.game.id} ply={self.ply} to_move={self.current_player}>"
 
 
+def check_seconds(seconds: Any) -> None:
+    """The time a move took: None (no clock) or a finite number of seconds ≥ 0; IllegalMoveError otherwise."""
+    if seconds is None:
+        return
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+        try:
+            if math.isfinite(seconds) and seconds >= 0:
+                return
+        except OverflowError:  # an integer too large for a float: no clock holds that
+            pass
+    raise IllegalMoveError(f"a move's time is a number of seconds ≥ 0, not {shown(seconds)}", rule="clock")
+
+
 def perft(state: State, depth: int) -> int:
     """Count the move sequences of `depth` player moves; chance outcomes branch freely.
 
@@ -378,15 +400,16 @@ def require_cells(position: dict[str, Any], locations: Sequence[str], palette: S
     cells = position.get("cells")
     if not isinstance(cells, dict):
         raise PositionError("position has no 'cells' object")
-    unknown = [k for k in cells if k not in set(locations)]
+    known = set(locations)
+    unknown = [k for k in cells if k not in known]
     if unknown:
-        raise PositionError(f"position names locations this board does not have: {', '.join(map(str, unknown[:5]))}")
+        raise PositionError(f"position names locations this board does not have: {', '.join(map(shown, unknown[:5]))}")
     missing = [loc for loc in locations if loc not in cells]
     if missing:
         raise PositionError(f"position lacks {len(missing)} locations, e.g. {', '.join(missing[:5])}")
     for loc, colour in cells.items():
         if colour is not None and colour not in palette:
             raise PositionError(
-                f"cell {loc} holds {colour!r}; this game's colours are {', '.join(palette)} (or null)"
+                f"cell {loc} holds {shown(colour)}; this game's colours are {', '.join(palette)} (or null)"
             )
     return dict(cells)

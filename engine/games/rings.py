@@ -38,8 +38,8 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..core import (
-    Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, option,
-    outcome_by_score, require_cells,
+    Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError, option,
+    outcome_by_score, require_cells, shown,
 )
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
@@ -155,7 +155,7 @@ class RingsOptions(RuleOptions):
         chosen = self.colour_list()
         unknown = [c for c in chosen if c not in PALETTE]
         if unknown:
-            raise OptionError(f"rings: {unknown[0]!r} is not a stone colour ({', '.join(PALETTE)})")
+            raise OptionError(f"rings: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})")
         if len(set(chosen)) != len(chosen):
             raise OptionError("rings: each player needs a colour of their own (a colour is listed twice)")
         if len(chosen) != self.players:
@@ -200,6 +200,8 @@ class RingsState(State[Turn, RingsOptions]):
     or EMPTY); per point: `guarded` (rings through it: a stone there is safe); per
     player: `held` (the score). Every test of a majority is O(1).
     """
+
+    move_types = (Turn,)
 
     def __init__(self, game: "Rings", options: RingsOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
@@ -650,10 +652,11 @@ def _parse_point(word: str, text: str) -> int:
     m = _POINT_RE.match(word)
     if not m:
         raise IllegalMoveError(
-            f"{text!r}: {word!r} is not a point; points look like U0,0 or D-2,3 (or say pass)", rule="notation")
+            f"{shown(text)}: {shown(word)} is not a point; points look like U0,0 or D-2,3 (or say pass)",
+            rule="notation")
     name = f"{m.group(1).upper()}{int(m.group(2))},{int(m.group(3))}"
     if name not in POINT_INDEX:
-        raise IllegalMoveError(f"{text!r}: there is no point {name} on this board", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: there is no point {name} on this board", rule="notation")
     return POINT_INDEX[name]
 
 
@@ -661,10 +664,10 @@ def _parse_circle(word: str, text: str) -> int:
     m = _CIRCLE_RE.match(word)
     if not m:
         raise IllegalMoveError(
-            f"{text!r}: {word!r} is not a conversion; write x and the circle, e.g. x1,-2", rule="notation")
+            f"{shown(text)}: {shown(word)} is not a conversion; write x and the circle, e.g. x1,-2", rule="notation")
     name = f"{int(m.group(1))},{int(m.group(2))}"
     if name not in CIRCLE_INDEX:
-        raise IllegalMoveError(f"{text!r}: there is no circle {name} on this board", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: there is no circle {name} on this board", rule="notation")
     return CIRCLE_INDEX[name]
 
 
@@ -790,10 +793,7 @@ class Rings(Game):
         """Validated cells and options; when the options name no players, they are inferred from the colours."""
         self.check_game_id(position)
         cells = require_cells(dict(position), POINT_NAMES, PALETTE)
-        raw = position.get("options") or {}
-        if not isinstance(raw, Mapping):
-            raise PositionError("position options must be an object")
-        raw = dict(raw)
+        raw = self.position_options(position)
         assumed: list[str] = []
         to_move = position.get("to_move")
         on_board = {c for c in cells.values() if c is not None}
@@ -802,7 +802,8 @@ class Rings(Game):
         if inferred:
             ordered = [c for c in DEFAULT_ORDER if c in present]
             if len(ordered) > 6:
-                raise PositionError(f"rings is for up to six colours; the position shows {len(ordered)}")
+                raise UnreachablePositionError(f"rings is for up to six colours; the position shows {len(ordered)}",
+                                               rule="players")
             # The colours seen (and the one to move), in the default order, at least two.
             chosen = ordered + [c for c in DEFAULT_ORDER if c not in ordered][: max(0, 2 - len(ordered))]
             raw["players"] = len(chosen)
@@ -832,15 +833,16 @@ class Rings(Game):
         to_move = position.get("to_move")
         if to_move is None:
             state.assumed.append(f"to_move not given: assumed {state.colours[0]} (the first player)")
-        elif to_move not in index:
-            raise PositionError(f"to_move must be one of the players ({', '.join(state.colours)}), not {to_move!r}")
+        elif not isinstance(to_move, str) or to_move not in index:
+            raise PositionError(
+                f"to_move must be one of the players ({', '.join(state.colours)}), not {shown(to_move)}")
         else:
             state.to_move = index[to_move]
         passes = position.get("passes")
         if passes is None:
             state.assumed.append("passes not given: assumed 0 (nobody has just passed)")
         elif not isinstance(passes, int) or isinstance(passes, bool) or not 0 <= passes <= state.n:
-            raise PositionError(f"passes must be a whole number from 0 to {state.n}, not {passes!r}")
+            raise PositionError(f"passes must be a whole number from 0 to {state.n}, not {shown(passes)}")
         else:
             state.passes = passes
         given = position.get("scores")

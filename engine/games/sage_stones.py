@@ -38,8 +38,8 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, option,
-    require_cells,
+    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
+    option, require_cells, shown,
 )
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
@@ -135,7 +135,7 @@ class SageStonesOptions(RuleOptions):
         colours = self.seat_colours
         unknown = [c for c in colours if c not in PALETTE]
         if unknown:
-            raise OptionError(f"sage-stones: {unknown[0]!r} is not a stone colour ({', '.join(PALETTE)})")
+            raise OptionError(f"sage-stones: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})")
         if len(set(colours)) != len(colours):
             raise OptionError("sage-stones: each seat needs its own colour (colours repeats one)")
         if len(colours) != self.seat_count:
@@ -214,6 +214,8 @@ AWAIT_ROLL, MUST_PLACE, MUST_PASS, MUST_WIPE = 0, 1, 2, 3
 
 
 class SageStonesState(State[Move, SageStonesOptions]):
+    move_types = (Roll, Place, Pass, Wipe)
+
     def __init__(self, game: "SageStones", options: SageStonesOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
         self.seats: tuple[str, ...] = options.seat_colours
@@ -315,7 +317,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
                     rule="wipe")
             return
         if not isinstance(move, Place) or not 0 <= move.pocket < CELLS:
-            raise IllegalMoveError(f"{move!r} is not a sage-stones move", rule="notation")
+            raise IllegalMoveError(f"{shown(move)} is not a sage-stones move", rule="notation")
         if phase == MUST_PASS:
             raise IllegalMoveError(f"{move}: a roll of 1-2-3 loses the turn (the sage is distracted); play pass",
                                    rule="lost turn")
@@ -507,7 +509,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
 def parse_move(text: str) -> Move:
     """Read `roll 1-1-3`, a pocket `c5r3`, `pass` or `wipe`."""
     if not isinstance(text, str):
-        raise IllegalMoveError(f"{text!r}: a move is written as text", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: a move is written as text", rule="notation")
     words = text.strip().lower().split()
     if len(words) == 2 and words[0] == "roll":
         return Roll(parse_dice(words[1], text))
@@ -520,13 +522,13 @@ def parse_move(text: str) -> Move:
         if word == "wipe":
             return WIPE
     raise IllegalMoveError(
-        f"{text!r}: write a pocket (c5r3: column 3-9, row 1-9), roll a-b-c, pass or wipe", rule="notation")
+        f"{shown(text)}: write a pocket (c5r3: column 3-9, row 1-9), roll a-b-c, pass or wipe", rule="notation")
 
 
 def parse_dice(word: str, text: str = "") -> tuple[int, int, int]:
     parts = word.split("-")
     if len(parts) != 3 or not all(p in ("1", "2", "3") for p in parts):
-        raise IllegalMoveError(f"{text or word!r}: a roll is three dice with faces 1 to 3, e.g. roll 1-1-3",
+        raise IllegalMoveError(f"{shown(text or word)}: a roll is three dice with faces 1 to 3, e.g. roll 1-1-3",
                                rule="notation")
     a, b, c = sorted(int(p) for p in parts)
     return a, b, c
@@ -558,9 +560,7 @@ class SageStones(Game):
         """The cells and the options with the seats the position implies, plus what was assumed."""
         self.check_game_id(position)
         cells = require_cells(dict(position), NAMES, PALETTE)
-        raw = position.get("options") or {}
-        if not isinstance(raw, Mapping):
-            raise PositionError("position options must be an object of name: value")
+        raw = self.position_options(position)
         options = self.options(raw)
         assumed: list[str] = []
         present = []
@@ -568,7 +568,7 @@ class SageStones(Game):
             if colour is not None and colour not in present:
                 present.append(colour)
         if position.get("to_move") is not None and position["to_move"] not in PALETTE:
-            raise PositionError(f"to_move must be a seat colour, not {position['to_move']!r}")
+            raise PositionError(f"to_move must be a seat colour, not {shown(position['to_move'])}")
         if not str(raw.get("colours", "")).strip():
             options, note = _infer_seats(options, present, explicit_players="players" in raw)
             if note:
@@ -583,8 +583,9 @@ class SageStones(Game):
                 counts[colour] += 1
         over = [c for c, n in counts.items() if n > options.stones_per_colour]
         if over:
-            raise PositionError(
-                f"{over[0]} has {counts[over[0]]} stones on the board, more than the {options.stones_per_colour} per colour")
+            raise UnreachablePositionError(
+                f"{over[0]} has {counts[over[0]]} stones on the board, "
+                f"more than the {options.stones_per_colour} per colour", rule="stones per colour")
         return cells, options, assumed
 
     def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> SageStonesState:
@@ -600,14 +601,15 @@ class SageStones(Game):
         if in_hand is None:
             state.assumed.append("in_hand not given: each colour holds stones_per_colour less its stones on the board")
         elif in_hand != state.in_hand():
-            raise PositionError(
-                f"in_hand {in_hand!r} does not match the board: each colour holds "
-                f"{options.stones_per_colour} less its stones on the board ({state.in_hand()})")
+            raise UnreachablePositionError(
+                f"in_hand {shown(in_hand)} does not match the board: each colour holds "
+                f"{options.stones_per_colour} less its stones on the board ({state.in_hand()})",
+                rule="stones per colour")
         finished = [i for i, left in enumerate(state.supply) if left == 0]
         if len(finished) > 1:
-            raise PositionError(
+            raise UnreachablePositionError(
                 f"{' and '.join(state.seats[i] for i in finished)} have all placed every stone, "
-                "but the game ends when the first one does")
+                "but the game ends when the first one does", rule="last stone")
         if finished:
             state.winner = finished[0]
             state.assumed.append(f"{state.seats[finished[0]]} has placed all its stones: it has won")
@@ -621,7 +623,7 @@ class SageStones(Game):
             if isinstance(roll, list) and len(roll) == 3 and all(isinstance(d, int) and not isinstance(d, bool) for d in roll):
                 roll = "-".join(map(str, roll))
             if not isinstance(roll, str):
-                raise PositionError(f"roll must look like '1-1-3', not {roll!r}")
+                raise PositionError(f"roll must look like '1-1-3', not {shown(roll)}")
             try:
                 dice = parse_dice(roll)
             except IllegalMoveError as exc:
@@ -634,12 +636,13 @@ class SageStones(Game):
         return state
 
     def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
-        cells, options, _ = self._read(position)
-        stones = {c: [] for c in options.seat_colours}
-        for name in NAMES:
-            if cells[name] is not None:
-                stones[cells[name]].append(name)
-        left = {c: options.stones_per_colour - len(v) for c, v in stones.items()}
+        """Stones per colour and who is closest to finishing, of a position the rules can reach."""
+        state = self.from_position(position)
+        stones: dict[str, list[str]] = {c: [] for c in state.seats}
+        for name, seat in zip(NAMES, state.board):
+            if seat != EMPTY:
+                stones[state.seats[seat]].append(name)
+        left = state.in_hand()
         fewest = min(left.values())
         return {
             "game": self.id,
@@ -647,7 +650,7 @@ class SageStones(Game):
             "items": [{"side": c, "cells": v} for c, v in stones.items() if v],
             "stones_left": left,
             "fewest_left": [c for c, n in left.items() if n == fewest],
-            "owners": dict(zip(options.seat_colours, options.seat_owners)),
+            "owners": dict(zip(state.seats, state.owners)),
         }
 
 
