@@ -250,7 +250,7 @@ class State(ABC, Generic[M, O]):
         check_seconds(seconds)
         if move is TIME_FORFEIT:
             self._stack.append((move, self._flagged, seconds))
-            self._flagged = self.current_player
+            self._flagged = self.clock_player
             return move
         self._spend(seconds)
         self._stack.append((move, self._apply(move), seconds))
@@ -322,10 +322,20 @@ class State(ABC, Generic[M, O]):
     def clock(self) -> dict[str, float] | None:
         return None if self._clock is None else dict(self._clock)
 
+    @property
+    def clock_player(self) -> str:
+        """Whose clock runs now, and who is out of time on `time`: the player to move.
+
+        A game where a player's turn opens with a chance move they make themselves
+        (three-stones: draw from the pouch, play, then stop the clock) names that
+        player here, so the draw's time is theirs and the flag theirs to fall.
+        """
+        return self.current_player
+
     def _spend(self, seconds: float | None) -> None:
         if self._clock is None or seconds is None:
             return
-        player = self.current_player
+        player = self.clock_player
         if player in self._clock:
             if seconds > self._clock[player]:
                 raise IllegalMoveError(
@@ -338,7 +348,7 @@ class State(ABC, Generic[M, O]):
     def _refund(self, seconds: float | None) -> None:
         if self._clock is None or seconds is None:
             return
-        player = self.current_player
+        player = self.clock_player
         if player in self._clock:
             self._clock[player] += seconds
 

@@ -151,6 +151,11 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
         return self.side_to_move
 
     @property
+    def clock_player(self) -> str:
+        """The side to move, also while it draws: draw, play, then stop the clock (the rule book's timed play)."""
+        return self.side_to_move
+
+    @property
     def stones_left(self) -> int:
         if self.options.mode == "pouch":
             return sum(self.pouch.values()) + (self.drawn is not None)
