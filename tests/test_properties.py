@@ -20,7 +20,8 @@ from engine import GAME_IDS, get_game, load_record, save_record
 VARIANTS: dict[str, list[dict]] = {
     "three-stones": [{}, {"mode": "pure-skill"}, {"first_player": "black", "handicap_black": 3}],
     "morris": [{}, {"flying": True, "mill_protection": True}, {"repetition_draw": False, "no_removal_draw": 0}],
-    "sage-stones": [{}, {"players": 3}, {"players": 2, "two_colours": False, "wrap_diagonals": False}],
+    "sage-stones": [{}, {"players": 3, "play_for_places": True},
+                    {"players": 2, "two_colours": False, "wrap_diagonals": False}],
     "rings": [{}, {"players": 3}, {"players": 4}],
     "triple-domino": [{}, {"players": 1}, {"players": 3}],
 }

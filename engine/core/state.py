@@ -34,11 +34,16 @@ O = TypeVar("O", bound=RuleOptions)
 
 @dataclasses.dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: who won (several on a tie), the scores, and why."""
+    """How a finished game ended: who won (several on a tie), the scores, and why.
+
+    `places` ranks every player, first to last, when the game plays on for places
+    (sage-stones' family variant); it is empty when only the winners count.
+    """
 
     winners: tuple[str, ...]
     scores: dict[str, int]
     reason: str
+    places: tuple[str, ...] = ()
 
     @property
     def winner(self) -> str | None:
@@ -50,8 +55,11 @@ class Outcome:
         return len(self.winners) != 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "winner": self.winner,
-                "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason}
+        out = {"winners": list(self.winners), "winner": self.winner,
+               "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason}
+        if self.places:
+            out["places"] = list(self.places)
+        return out
 
     def describe(self) -> str:
         scores = ", ".join(f"{p} {s}" for p, s in self.scores.items())
@@ -61,7 +69,8 @@ class Outcome:
             head = "draw between " + " and ".join(self.winners)
         else:
             head = "draw"
-        return f"{head} ({self.reason}); scores: {scores}"
+        places = f"; places: {', '.join(self.places)}" if self.places else ""
+        return f"{head} ({self.reason}){places}; scores: {scores}"
 
 
 def outcome_by_score(scores: dict[str, int], reason: str) -> Outcome:

@@ -29,7 +29,10 @@ the placed stone itself captures nothing. Placing a stone between two enemy
 stones is safe: only the stone just placed captures.
 
 Win: the first seat to have placed all its stones (its supply is 0 right after
-placing) wins at once, whatever that placement captures; its player wins.
+placing) wins at once, whatever that placement captures; its player wins. With
+`play_for_places` (the rule book's family variant) play goes on for second
+place, third and so on: a player who has finished is skipped (their stones stay
+on the board until taken), and the game ends when one player is left, last.
 """
 
 from __future__ import annotations
@@ -115,6 +118,8 @@ class SageStonesOptions(RuleOptions):
                              choices=("next-seat", "first-seat"))
     colours: str = option("", "comma-separated seat colours in seat order, e.g. 'red,blue,green,yellow'; "
                           "empty = red, blue, green, yellow, orange, purple (as many as there are seats)")
+    play_for_places: bool = option(False, "the family variant: after the winner, play on for second place, third "
+                                   "and so on; a player who has finished is skipped (with 3 or more players)")
 
     @property
     def seat_count(self) -> int:
@@ -229,7 +234,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         self.phase = AWAIT_ROLL
         self.column = 0  # where the pending roll places (after a full column: 6)
         self.extra = False  # the pending roll earns another roll (a triple not redirected)
-        self.winner: int | None = None  # the seat that placed its last stone
+        self.finished: list[int] = []  # the seats that placed their last stone, in that order (one per player)
 
     # ----- seats and turn order ------------------------------------------------------
     @property
@@ -246,6 +251,22 @@ class SageStonesState(State[Move, SageStonesOptions]):
         if self.phase == AWAIT_ROLL:
             return CHANCE
         return self.owners[self.seat]
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that placed its last stone first (its player has won), or None."""
+        return self.finished[0] if self.finished else None
+
+    def places(self) -> list[str]:
+        """The players in the order they finished (the one left last once the game is over)."""
+        done = [self.owners[seat] for seat in self.finished]
+        left = [p for p in self._players if p not in done]
+        return done + left if len(left) == 1 and self.options.play_for_places else done
+
+    def _has_finished(self, seat: int) -> bool:
+        """Whether the seat's player has finished (placed a seat's last stone): its turns are skipped."""
+        owner = self.owners[seat]
+        return any(self.owners[done] == owner for done in self.finished)
 
     def owner(self, colour: str) -> str:
         """The player who plays `colour`."""
@@ -350,7 +371,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         if isinstance(move, Roll):
             self._set_roll(move)
             return None
-        token = (self.seat, self.roll, self.phase, self.column, self.extra)
+        token = (self.seat, self.roll, self.phase, self.column, self.extra, len(self.finished))
         if isinstance(move, Place):
             return token, self._place(move.pocket)
         if isinstance(move, Pass):
@@ -359,7 +380,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         saved = (list(self.board), list(self.supply))
         self.board = [EMPTY] * CELLS
         self.supply = [self.options.stones_per_colour] * len(self.seats)
-        self._end_turn(0 if self.options.after_wipe == "first-seat" else self._next_seat())
+        self._end_turn(self._seat_from(0) if self.options.after_wipe == "first-seat" else self._next_seat())
         return token, saved
 
     def _set_roll(self, roll: Roll) -> None:
@@ -399,13 +420,25 @@ class SageStonesState(State[Move, SageStonesOptions]):
         for k, owner in captured:
             board[k] = EMPTY
             supply[owner] += 1
-        if supply[seat] == 0:
-            self.winner = seat
-        self._end_turn(seat if self.extra else self._next_seat())
+        finishes = supply[seat] == 0
+        if finishes:
+            self.finished.append(seat)
+        self._end_turn(seat if self.extra and not finishes else self._next_seat())
         return captured
 
     def _next_seat(self) -> int:
-        return (self.seat + 1) % len(self.seats)
+        return self._seat_from(self.seat + 1)
+
+    def _seat_from(self, start: int) -> int:
+        """The first seat from `start` on, clockwise, whose player has not finished."""
+        count = len(self.seats)
+        if not self.finished:
+            return start % count
+        for step in range(count):
+            seat = (start + step) % count
+            if not self._has_finished(seat):
+                return seat
+        return start % count
 
     def _end_turn(self, next_seat: int) -> None:
         self.seat = next_seat
@@ -418,7 +451,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         if isinstance(move, Roll):
             self._end_turn(self.seat)
             return
-        (self.seat, self.roll, self.phase, self.column, self.extra), undo = token
+        (self.seat, self.roll, self.phase, self.column, self.extra, finished), undo = token
         if isinstance(move, Place):
             board, supply = self.board, self.supply
             for k, owner in undo:
@@ -426,16 +459,24 @@ class SageStonesState(State[Move, SageStonesOptions]):
                 supply[owner] -= 1
             board[move.pocket] = EMPTY
             supply[self.seat] += 1
-            self.winner = None
+            del self.finished[finished:]
         elif isinstance(move, Wipe):
             # Copies: the token is shared with every copy of this state, which may undo it too.
             self.board, self.supply = list(undo[0]), list(undo[1])
 
     def _game_outcome(self) -> Outcome | None:
-        if self.winner is None:
+        if not self.finished:
             return None
-        colour = self.seats[self.winner]
-        return Outcome((self.owners[self.winner],), self.scores(), f"{colour} placed its last stone")
+        winner = self.owners[self.finished[0]]
+        colours = [self.seats[seat] for seat in self.finished]
+        reason = (f"{colours[0]} placed its last stone" if len(colours) == 1
+                  else f"{', '.join(colours)} placed their last stones in that order")
+        if not self.options.play_for_places:
+            return Outcome((winner,), self.scores(), reason)
+        places = self.places()
+        if len(places) < len(self._players):
+            return None
+        return Outcome((winner,), self.scores(), reason, places=tuple(places))
 
     def scores(self) -> dict[str, int]:
         """Per player: their stones on the board (all their colours)."""
@@ -464,6 +505,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
             "to_move": self.seat_to_move,
             "roll": self.roll.dice_text() if self.roll else None,
             "in_hand": self.in_hand(),
+            "finished": [self.seats[seat] for seat in self.finished],
             "scores": self.on_board(),
             "options": self.options.to_dict(),
         }
@@ -504,6 +546,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
     def _copy_containers(self, clone: "SageStonesState") -> None:
         clone.board = list(self.board)
         clone.supply = list(self.supply)
+        clone.finished = list(self.finished)
 
 
 def parse_move(text: str) -> Move:
@@ -605,19 +648,17 @@ class SageStones(Game):
                 f"in_hand {shown(in_hand)} does not match the board: each colour holds "
                 f"{options.stones_per_colour} less its stones on the board ({state.in_hand()})",
                 rule="stones per colour")
-        finished = [i for i, left in enumerate(state.supply) if left == 0]
-        if len(finished) > 1:
-            raise UnreachablePositionError(
-                f"{' and '.join(state.seats[i] for i in finished)} have all placed every stone, "
-                "but the game ends when the first one does", rule="last stone")
-        if finished:
-            state.winner = finished[0]
-            state.assumed.append(f"{state.seats[finished[0]]} has placed all its stones: it has won")
+        state.finished = _read_finished(position.get("finished"), state)
         to_move = position.get("to_move")
         if to_move is None:
-            state.assumed.append(f"to_move not given: {state.seats[0]}, the first seat, rolls")
+            state.seat = state._seat_from(0)
+            state.assumed.append(f"to_move not given: {state.seat_to_move}, the first seat still playing, rolls")
         else:
             state.seat = seat_of[to_move]
+            if state._has_finished(state.seat) and not state.is_over():
+                raise UnreachablePositionError(
+                    f"{to_move} cannot be to move: {state.owners[state.seat]} has finished, so its turns are skipped",
+                    rule="finished")
         roll = position.get("roll")
         if roll is not None:
             if isinstance(roll, list) and len(roll) == 3 and all(isinstance(d, int) and not isinstance(d, bool) for d in roll):
@@ -636,7 +677,7 @@ class SageStones(Game):
         return state
 
     def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
-        """Stones per colour and who is closest to finishing, of a position the rules can reach."""
+        """Stones per colour, who is closest to finishing, and the places decided so far."""
         state = self.from_position(position)
         stones: dict[str, list[str]] = {c: [] for c in state.seats}
         for name, seat in zip(NAMES, state.board):
@@ -651,7 +692,40 @@ class SageStones(Game):
             "stones_left": left,
             "fewest_left": [c for c, n in left.items() if n == fewest],
             "owners": dict(zip(state.seats, state.owners)),
+            "places": state.places(),
         }
+
+
+def _read_finished(data: Any, state: SageStonesState) -> list[int]:
+    """The seats that have placed their last stone, in order: from `finished`, else from the supplies."""
+    family = state.options.play_for_places
+    emptied = [seat for seat, left in enumerate(state.supply) if left == 0]
+    if data is None:
+        seats = emptied
+        if seats:
+            state.assumed.append(f"finished not given: {', '.join(state.seats[s] for s in seats)} placed all "
+                                 "its stones" + (", in seat order" if len(seats) > 1 else ""))
+    else:
+        if (not isinstance(data, list) or not all(isinstance(c, str) and c in state.seats for c in data)
+                or len(set(data)) != len(data)):
+            raise PositionError(
+                f"finished must list seat colours, each once, in the order they finished, not {shown(data)}")
+        seats = [state.seats.index(c) for c in data]
+    names = " and ".join(state.seats[s] for s in seats)
+    if len(seats) > 1 and not family:
+        raise UnreachablePositionError(f"{names} have all placed every stone, but the game ends when the first one does"
+                                       " (unless it plays on for places: option play_for_places)", rule="last stone")
+    owners = [state.owners[s] for s in seats]
+    if len(set(owners)) != len(owners):
+        raise UnreachablePositionError(f"{names} belong to one player, who finishes once", rule="finished")
+    if not family and seats and state.supply[seats[0]]:
+        raise UnreachablePositionError(f"{names} finished yet holds stones: the game ends as its last stone is placed",
+                                       rule="last stone")
+    unlisted = [s for s in emptied if state.owners[s] not in owners]
+    if unlisted:
+        raise UnreachablePositionError(f"{state.seats[unlisted[0]]} has placed all its stones, so it has finished",
+                                       rule="last stone")
+    return seats
 
 
 def _infer_seats(options: SageStonesOptions, present: list[str], explicit_players: bool) -> tuple[SageStonesOptions, str]:

@@ -183,6 +183,19 @@ def test_setup_form_has_a_field_per_option_and_reads_back() -> None:
     assert pages.players_for("three-stones", options) == ["white", "black"]
 
 
+@pytest.mark.parametrize("game_id,option,options", [
+    ("sage-stones", "play_for_places", {"players": 3}),
+])
+def test_the_new_rule_options_are_checkboxes_on_the_setup_screen(game_id: str, option: str, options: dict) -> None:
+    html = pages.setup(game_id, None, {}, 5)
+    assert f'<input type="checkbox" id="opt-{option}" name="opt:{option}" data-type="bool"' in html
+    chosen = pages.read_options(get_game(game_id).describe()["options"], {**options, option: True})
+    session = Session.new(game_id, chosen, 5, {})
+    assert getattr(session.state.options, option) is True and session.render_board().markup
+    if option == "random_first":  # the draw is made before anyone is asked to move
+        assert not session.state.is_chance_node() and str(session.state.history[0]).startswith("first ")
+
+
 def test_every_ready_game_gets_a_board() -> None:
     for g in pages.games():
         if g["ready"]:
