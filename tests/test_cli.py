@@ -160,7 +160,7 @@ def test_terminal_play_stops_cleanly_at_end_of_input() -> None:
 
 PLAYABLE = [(g, {}) for g in GAME_IDS] + [
     ("rings", {"players": 4}), ("triple-domino", {"players": 1}), ("three-stones", {"mode": "pure-skill"}),
-    ("sage-stones", {"players": 3, "play_for_places": True}),
+    ("rings", {"random_first": True}), ("sage-stones", {"players": 3, "play_for_places": True}),
 ]
 
 

@@ -25,7 +25,7 @@ from engine.cli import random_game
 SAMPLE_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "three-stones": [{"clock_white_minutes": 5, "clock_black_minutes": 5}, {"mode": "pure-skill"}],
     "morris": [{}, {"flying": True}],
-    "rings": [{"players": 4}, {"players": 3}],
+    "rings": [{"random_first": True}, {"players": 3}],
     "sage-stones": [{"players": 3, "play_for_places": True}, {}],
     "triple-domino": [{}, {"players": 1}],
 }

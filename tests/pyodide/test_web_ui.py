@@ -184,6 +184,7 @@ def test_setup_form_has_a_field_per_option_and_reads_back() -> None:
 
 
 @pytest.mark.parametrize("game_id,option,options", [
+    ("rings", "random_first", {"players": 3}),
     ("sage-stones", "play_for_places", {"players": 3}),
 ])
 def test_the_new_rule_options_are_checkboxes_on_the_setup_screen(game_id: str, option: str, options: dict) -> None:
