@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from .ai import DEFAULT_BUDGET, LEVELS, Budget, get_player, suggest
-from .core import CHANCE, IllegalMoveError, State, StonesError, dumps_record, perft
+from .core import CHANCE, IllegalMoveError, State, StonesError, dumps_record, load_record, parse_json, perft
 from .games import GAME_IDS, get_game, score_position
 
 EXIT_ERROR = 2
@@ -85,9 +85,11 @@ def _read_json(path: Path) -> Any:
     except UnicodeDecodeError:
         raise CliError(f"{path} is not a text file") from None
     try:
-        return json.loads(text)
-    except ValueError as exc:
+        return parse_json(text)
+    except json.JSONDecodeError as exc:
         raise CliError(f"{path} is not valid JSON ({exc})") from None
+    except ValueError as exc:
+        raise CliError(f"{path} cannot be read: {exc}") from None
 
 
 def _new_state(game_id: str, option_words: list[str], seed: int | None) -> State:
@@ -108,7 +110,7 @@ def _run_perft(args: argparse.Namespace) -> int:
     if args.position:
         position = _read_json(args.position)
         if isinstance(position, dict) and args.option:
-            merged = dict(position.get("options") or {})
+            merged = game.position_options(position)
             merged.update(game.Options.parse_assignments(args.option).to_dict())
             position = {**position, "options": merged}
         state = game.from_position(position, seed=args.seed)
@@ -190,8 +192,13 @@ HELP = """Type a move in the game's notation, or one of:
 
 def _run_play(args: argparse.Namespace) -> int:
     if args.load:
-        from .core import load_record
-        state = load_record(_read_json(args.load))
+        if args.option or args.seed is not None:
+            raise CliError("--load goes on with the recorded game: its options and seed come from the record")
+        record = _read_json(args.load)
+        recorded = record.get("game") if isinstance(record, dict) else None
+        if recorded in GAME_IDS and recorded != args.game:
+            raise CliError(f"{args.load} is a record of {recorded}, not {args.game} (play {recorded} --load it)")
+        state = load_record(record)
     else:
         seed = args.seed if args.seed is not None else random.randrange(1_000_000)
         state = _new_state(args.game, args.option, seed)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import GAME_IDS, get_game, load_record
+from engine import GAME_IDS, get_game, load_record, save_record
 from engine.cli import TerminalGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +70,51 @@ def test_errors_are_one_line_and_exit_non_zero(tmp_path: Path, args, content, me
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
 
 
+def _clocked_record(elapsed: list) -> str:
+    """A three-stones record with the clock on, its move times replaced by `elapsed`."""
+    state = get_game("three-stones").new_state({"clock_white_minutes": 1, "clock_black_minutes": 1}, seed=3)
+    state.push(state.sample_chance(), seconds=1.0)
+    state.push(next(iter(state.legal_moves())), seconds=2.0)
+    return json.dumps({**json.loads(json.dumps(save_record(state))), "elapsed": elapsed})
+
+
+def _empty_position(game_id: str, **fields) -> str:
+    cells = {name: None for name in get_game(game_id).locations()}
+    return json.dumps({"game": game_id, "cells": cells, **fields})
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("args,content,message", [
+    (("score", "{path}"), '{"game": ["morris"], "cells": {}}', "unknown game ['morris']"),
+    (("score", "{path}"), DEEP, "nested more than 64 deep"),
+    (("play", "morris", "--load", "{path}"), DEEP, "nested more than 64 deep"),
+    (("play", "three-stones", "--load", "{path}"), _clocked_record([1.0, "x"]), "'elapsed' of move 2"),
+    (("play", "three-stones", "--load", "{path}"), _clocked_record([1.0, {}]), "'elapsed' of move 2"),
+    (("play", "three-stones", "--load", "{path}"), _clocked_record([-1e308, 1.0]), "'elapsed' of move 1"),
+    (("perft", "three-stones", "1", "--position", "{path}"), _empty_position("three-stones", options=5),
+     "options must be an object"),
+    (("perft", "three-stones", "1", "--position", "{path}", "-o", "mode=pure-skill"),
+     _empty_position("three-stones", options=5), "options must be an object"),
+    (("perft", "three-stones", "1", "--position", "{path}"), _empty_position("three-stones", last={}),
+     "last must name an occupied pocket"),
+    (("perft", "rings", "1", "--position", "{path}"), _empty_position("rings", to_move={}), "to_move must be"),
+    (("play", "rings", "--load", "{path}"), json.dumps(save_record(get_game("morris").new_state())),
+     "a record of morris, not rings"),
+    (("play", "morris", "--load", "{path}", "-o", "flying=true"),
+     json.dumps(save_record(get_game("morris").new_state())), "options and seed come from the record"),
+], ids=["list-game", "deep-score", "deep-load", "elapsed-text", "elapsed-object", "elapsed-negative", "options-5",
+        "options-5-merged", "last-object", "to-move-object", "record-of-another-game", "options-with-load"])
+def test_hostile_files_are_refused_in_one_line_with_exit_2(tmp_path: Path, args, content: str, message: str) -> None:
+    path = tmp_path / "f.json"
+    path.write_text(content)
+    result = run(*[a.format(path=path) for a in args])
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 2, result.stderr[-500:]
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
+
+
 def test_selfplay_prints_results_and_average_length() -> None:
     result = run("selfplay", "three-stones", "3", "--seed", "4")
     assert result.returncode == 0, result.stderr
@@ -115,6 +160,7 @@ def test_terminal_play_stops_cleanly_at_end_of_input() -> None:
 
 PLAYABLE = [(g, {}) for g in GAME_IDS] + [
     ("rings", {"players": 4}), ("triple-domino", {"players": 1}), ("three-stones", {"mode": "pure-skill"}),
+    ("rings", {"random_first": True}), ("sage-stones", {"players": 3, "play_for_places": True}),
 ]
 
 

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine import (
-    GAME_IDS, IllegalMoveError, OptionError, PositionError, RecordError, StonesError, get_game,
-    load_record, replay, save_record, score_position,
+    GAME_IDS, IllegalMoveError, OptionError, PositionError, RecordError, StonesError, UnreachablePositionError,
+    get_game, load_record, replay, save_record, score_position,
 )
 from engine.core import Outcome, outcome_by_score
 from engine.games import UnknownGameError
@@ -146,3 +146,117 @@ def test_moves_after_the_end_are_refused() -> None:
 def test_score_position_refuses_what_is_not_a_position(position, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         score_position(position)
+
+
+# ----- input from outside: refused with a StonesError, never a bare exception ---------------------------
+def _position(game_id: str, cells: dict | None = None, **fields) -> dict:
+    """A position of `game_id` with every location empty except `cells`."""
+    board = {name: None for name in get_game(game_id).locations()}
+    return {"game": game_id, "cells": {**board, **(cells or {})}, **fields}
+
+
+@pytest.mark.parametrize("game_id,fields,message", [
+    ("three-stones", {"options": 5}, "options must be an object"),
+    ("three-stones", {"options": [["mode", "pouch"]]}, "options must be an object"),
+    ("three-stones", {"last": {}}, "last must name an occupied pocket"),
+    ("three-stones", {"game": ["three-stones"]}, "position is for game"),
+    ("rings", {"to_move": {}}, "to_move must be one of the players"),
+    ("morris", {"to_move": ["white"]}, "to_move must be white or black"),
+    ("sage-stones", {"roll": {"dice": 3}}, "roll must look like"),
+])
+def test_malformed_positions_are_refused_with_a_position_error(game_id: str, fields: dict, message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        get_game(game_id).from_position(_position(game_id, **fields))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("move", [None, 5, 2.5, [], {}, ["c3"], True])
+def test_a_move_that_is_neither_text_nor_a_move_of_the_game_is_refused(game_id: str, move) -> None:
+    state = get_game(game_id).new_state(seed=1)
+    state.advance_chance()
+    with pytest.raises(IllegalMoveError, match="is not a .* move") as err:
+        state.push(move)
+    assert err.value.rule == "notation"
+
+
+@pytest.mark.parametrize("seconds", ["x", {}, -1.0, -1e308, float("nan"), float("inf"), True, 10**400])
+def test_a_move_time_that_is_not_seconds_is_refused(seconds) -> None:
+    state = TS.new_state({"mode": "pure-skill", "clock_white_minutes": 1, "clock_black_minutes": 1})
+    with pytest.raises(IllegalMoveError, match="seconds") as err:
+        state.push("white@c3", seconds=seconds)
+    assert err.value.rule == "clock" and state.ply == 0 and state.clock == {"white": 60.0, "black": 60.0}
+
+
+def test_error_messages_quote_hostile_values_short_and_on_one_line() -> None:
+    deep: list = []
+    for _ in range(5_000):  # past CPython's recursion limit; Pyodide cannot even free 10,000 levels
+        deep = [deep]
+    for fields in ({"to_move": deep}, {"to_move": "x" * 1_000_000}, {"last": deep}):
+        with pytest.raises(PositionError) as err:
+            TS.from_position(_position("three-stones", **fields))
+        assert len(str(err.value)) < 200 and "\n" not in str(err.value)
+    with pytest.raises(IllegalMoveError) as err:
+        TS.new_state().push("x" * 1_000_000)
+    assert len(str(err.value)) < 200
+
+
+# ----- positions no game reaches: one policy for every game, in score and in play ---------------------------
+UNREACHABLE = [
+    ("morris", _position("morris", dict.fromkeys(get_game("morris").locations(), "white")), "nine pieces"),
+    ("morris", _position("morris", {"a1": "white"}, in_hand={"white": 9, "black": 9}), "nine pieces"),
+    ("three-stones", _position("three-stones", dict.fromkeys(TS.locations(), "black")), "stone set"),
+    ("three-stones", _position("three-stones", {"c3": "clear"}, pouch={"white": 30, "black": 30, "clear": 12}),
+     "stone set"),
+    ("three-stones", _position("three-stones", in_hand={"white": {"white": 16}, "black": {}}), "hand"),
+    ("sage-stones", _position("sage-stones", dict.fromkeys(get_game("sage-stones").locations()[:63], "red")),
+     "stones per colour"),
+    ("sage-stones", _position("sage-stones", {"c3r1": "red", "c3r2": "blue"}, options={"stones_per_colour": 1}),
+     "last stone"),
+    ("rings", _position("rings", dict(zip(get_game("rings").locations(), ("black", "white", "red", "green", "blue",
+                                                                           "yellow", "orange")))), "players"),
+]
+
+
+@pytest.mark.parametrize("game_id,position,rule", UNREACHABLE, ids=[f"{g}-{r}" for g, _, r in UNREACHABLE])
+def test_a_position_no_game_reaches_is_refused_alike_by_score_and_play(game_id: str, position: dict, rule: str) -> None:
+    """The CLI's `score`, the vision companion (`score_position`) and the scan screen (`Game.score_position`)
+    refuse it with the same reason as loading it to play on (`from_position`)."""
+    game = get_game(game_id)
+    refusals = []
+    for read in (game.from_position, game.score_position, score_position):
+        with pytest.raises(UnreachablePositionError) as err:
+            read(position)
+        refusals.append((str(err.value), err.value.rule))
+    assert refusals[0][1] == rule and refusals.count(refusals[0]) == 3
+
+
+@pytest.mark.parametrize("game_id,fields,error", [
+    ("morris", {"options": {"flying": "maybe"}}, OptionError),
+    ("three-stones", {"options": {"mode": "bag"}}, OptionError),
+    ("morris", {"in_hand": {"white": -1, "black": 9}}, PositionError),
+    ("three-stones", {"in_hand": {"white": {"white": -1}, "black": {}}}, PositionError),
+    ("sage-stones", {"options": {"stones_per_colour": 0}}, OptionError),
+])
+def test_bogus_options_and_counts_are_refused_alike_by_score_and_play(game_id: str, fields: dict, error) -> None:
+    game = get_game(game_id)
+    for read in (game.from_position, game.score_position):
+        with pytest.raises(error):
+            read(_position(game_id, **fields))
+
+
+# ----- records: every field checked before anything is replayed -------------------------------------------
+@pytest.mark.parametrize("mutate,message", [
+    (lambda r: {**r, "elapsed": [{}] + [None] * (len(r["moves"]) - 1)}, "'elapsed' of move 1"),
+    (lambda r: {**r, "elapsed": [None, -1e308] + [None] * (len(r["moves"]) - 2)}, "'elapsed' of move 2"),
+    (lambda r: {**r, "elapsed": [None, "x"] + [None] * (len(r["moves"]) - 2)}, "'elapsed' of move 2"),
+    (lambda r: {**r, "game": ["three-stones"]}, "unknown game"),
+    (lambda r: {**r, "players": ["white", "red"]}, "not this game's players"),
+    (lambda r: {**r, "result": "white won"}, "'result' must be null or an outcome"),
+    (lambda r: {**r, "result": {**r["result"], "winners": ["purple"]}}, "'result' must be null or an outcome"),
+    (lambda r: {**r, "start": ["c3"]}, "'start' must be a position object"),
+    (lambda r: {**r, "start": {"game": "morris", "cells": {}}}, "position is for game 'morris'"),
+    (lambda r: "[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),
+])
+def test_every_field_of_a_record_is_checked(mutate, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        load_record(mutate(_finished_record()))

@@ -20,8 +20,9 @@ from engine import GAME_IDS, get_game, load_record, save_record
 VARIANTS: dict[str, list[dict]] = {
     "three-stones": [{}, {"mode": "pure-skill"}, {"first_player": "black", "handicap_black": 3}],
     "morris": [{}, {"flying": True, "mill_protection": True}, {"repetition_draw": False, "no_removal_draw": 0}],
-    "sage-stones": [{}, {"players": 3}, {"players": 2, "two_colours": False, "wrap_diagonals": False}],
-    "rings": [{}, {"players": 3}, {"players": 4}],
+    "sage-stones": [{}, {"players": 3, "play_for_places": True},
+                    {"players": 2, "two_colours": False, "wrap_diagonals": False}],
+    "rings": [{}, {"players": 3, "random_first": True}, {"players": 4}],
     "triple-domino": [{}, {"players": 1}, {"players": 3}],
 }
 # Plies per example: enough to reach mid-game (or the end) while keeping the suite fast.
@@ -47,7 +48,8 @@ def _sage_conserved(state) -> bool:
 
 
 def _rings_conserved(state) -> bool:
-    placed = sum(1 for turn in state.history if turn.point is not None)
+    from engine.games.rings import Turn
+    placed = sum(1 for turn in state.history if isinstance(turn, Turn) and turn.point is not None)
     return sum(1 for owner in state.board if owner >= 0) == placed
 
 

@@ -10,7 +10,7 @@ import pytest
 from engine import IllegalMoveError, OptionError, PositionError, get_game, load_record, perft, save_record
 from engine.games.rings import (
     CIRCLE_INDEX, CIRCLE_NAMES, CIRCLE_NEIGHBOURS, CIRCLE_POINTS, CIRCLE_XY, FULL_CIRCLES, POINT_CIRCLES,
-    POINT_FULL, POINT_INDEX, POINT_NAMES, POINT_XY, Turn,
+    POINT_FULL, POINT_INDEX, POINT_NAMES, POINT_XY, Lead, Turn,
 )
 
 GAME = get_game("rings")
@@ -332,6 +332,41 @@ def test_colours_option_sets_the_players_and_their_turn_order() -> None:
     assert state.current_player == "green"
     state.push("pass")
     assert state.current_player == "red"
+
+
+def test_random_first_draws_the_first_player_from_the_seed() -> None:
+    options = {"players": 4, "random_first": True}
+    assert GAME.new_state({"players": 4}).current_player == "black", "off by default: the first colour starts"
+    firsts = set()
+    for seed in range(40):
+        state = GAME.new_state(options, seed=seed)
+        assert state.is_chance_node() and state.to_position()["to_move"] is None
+        assert state.chance_outcomes() == [(Lead(c), 0.25) for c in state.players]
+        drawn = state.sample_chance()
+        assert drawn == GAME.new_state(options, seed=seed).sample_chance(), "the same seed draws the same player"
+        state.push(str(drawn))
+        firsts.add(state.current_player)
+        order = state.players[state.players.index(drawn.colour):] + state.players[:state.players.index(drawn.colour)]
+        for expected in order:  # then round in the listed order
+            assert state.current_player == expected
+            state.push("pass")
+    assert firsts == {"black", "white", "red", "blue"}
+
+
+def test_random_first_is_an_option_and_replays_from_records_and_positions() -> None:
+    assert "random_first" in {o["name"] for o in GAME.Options.schema()}
+    state = GAME.new_state({"random_first": True}, seed=3)
+    with pytest.raises(IllegalMoveError) as err:
+        state.push("U0,0")
+    assert err.value.rule == "chance"
+    state.advance_chance()
+    state.push("U0,0")
+    record = save_record(state)
+    assert record["moves"][0].startswith("first ")
+    assert load_record(record).snapshot() == state.snapshot()
+    fresh = GAME.new_state({"random_first": True}, seed=3)
+    assert GAME.from_position(fresh.to_position()).is_chance_node()
+    assert not GAME.from_position(state.to_position()).is_chance_node()
 
 
 @pytest.mark.parametrize("options", [

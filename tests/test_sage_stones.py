@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from engine import CHANCE, IllegalMoveError, OptionError, PositionError, load_record, perft, save_record
+from engine import (
+    CHANCE, IllegalMoveError, OptionError, PositionError, UnreachablePositionError, load_record, perft, save_record,
+)
 from engine.games.sage_stones import GAME, NAMES, Pass, Place, Roll, Wipe
 
 
@@ -312,6 +314,76 @@ def test_a_players_second_colour_wins_for_them() -> None:
     state = load({"c9r9": "green"}, to_move="green", options={"stones_per_colour": 2})
     place(state, "2-2-3", "c7r1")
     assert state.outcome().winner == "p1"
+
+
+# ----- the family variant: playing on for places -------------------------------------------------
+FAMILY = {"players": 3, "stones_per_colour": 2, "play_for_places": True}
+
+
+def test_play_for_places_is_an_option_declared_like_the_others() -> None:
+    option = next(o for o in GAME.Options.schema() if o["name"] == "play_for_places")
+    assert option["type"] == "bool" and option["default"] is False and "skipped" in option["help"]
+    assert GAME.Options.parse_assignments(["play-for-places=yes"]).play_for_places is True
+
+
+def test_the_family_plays_on_for_second_place_and_skips_the_finished_player() -> None:
+    state = load({"c9r9": "red", "c8r8": "blue"}, options=FAMILY)
+    place(state, "1-1-3", "c5r1")  # red's last stone: p1 has won, the game goes on
+    assert not state.is_over() and state.winner == 0
+    assert state.seat_to_move == "blue"
+    place(state, "1-1-2", "c4r1")  # blue's last stone: second place
+    assert state.is_over(), "with one player left the places are all decided"
+    outcome = state.outcome()
+    assert outcome.winners == ("p1",) and outcome.places == ("p1", "p2", "p3")
+    assert outcome.to_dict()["places"] == ["p1", "p2", "p3"] and "places: p1, p2, p3" in outcome.describe()
+    assert GAME.score_position(state.to_position())["places"] == ["p1", "p2", "p3"]
+    state.pop()
+    state.pop()
+    assert state.finished == [0] and not state.is_over()
+
+
+def test_a_finished_players_turns_are_skipped_even_after_a_triple_and_a_wipe() -> None:
+    state = load({"c9r9": "red"}, options={**FAMILY, "players": 4})
+    place(state, "1-1-1", "c3r1")  # a triple, but red has finished: no second roll
+    assert state.seat_to_move == "blue"
+    for roll, pocket in (("1-1-2", "c4r1"), ("1-1-2", "c4r2"), ("1-1-2", "c4r3")):
+        place(state, roll, pocket)  # blue, green, yellow; then red is skipped
+    assert state.seat_to_move == "blue"
+
+
+def test_a_finished_player_whose_stones_are_taken_stays_finished() -> None:
+    state = load({"c4r5": "red", "c3r5": "blue", "c9r9": "green"}, to_move="blue", finished=["red"],
+                 options={**FAMILY, "stones_per_colour": 2})
+    place(state, "1-1-3", "c5r5")  # blue sandwiches red's stone: red keeps its first place
+    assert state.in_hand()["red"] == 2 and state.is_over()
+    assert state.outcome().places == ("p1", "p2", "p3")
+
+
+def test_places_survive_records_and_positions() -> None:
+    state = GAME.new_state(FAMILY, seed=8)
+    random_play = random.Random(8)
+    while not state.is_over():
+        state.push(state.sample_chance() if state.is_chance_node() else random_play.choice(list(state.legal_moves())))
+    record = json.loads(json.dumps(save_record(state)))
+    assert record["result"]["places"] == list(state.outcome().places)
+    assert load_record(record).snapshot() == state.snapshot()
+    position = json.loads(json.dumps(state.to_position()))
+    assert len(position["finished"]) == 2
+    assert GAME.from_position(position).outcome().places == state.outcome().places
+
+
+@pytest.mark.parametrize("stones,extra,rule", [
+    ({"c3r1": "red", "c3r2": "blue"}, {"options": {"stones_per_colour": 1, "players": 3}}, "last stone"),
+    ({"c3r1": "red"}, {"finished": ["red"], "options": {"players": 3}}, "last stone"),
+    ({"c3r1": "red"}, {"finished": ["red"], "to_move": "red", "options": {**FAMILY, "stones_per_colour": 1}},
+     "finished"),
+    ({"c3r1": "red", "c3r2": "blue"}, {"finished": ["blue"], "options": {**FAMILY, "stones_per_colour": 1}},
+     "last stone"),
+])
+def test_finishes_no_game_reaches_are_refused(stones: dict, extra: dict, rule: str) -> None:
+    with pytest.raises(UnreachablePositionError) as err:
+        GAME.from_position(position(stones, **extra))
+    assert err.value.rule == rule
 
 
 # ----- notation ----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import IllegalMoveError, PositionError, get_game, perft
+from engine import CHANCE, IllegalMoveError, PositionError, get_game, perft
 from engine.games.three_stones import POCKET_NAMES, TRIPLES, Draw, Place
 
 GAME = get_game("three-stones")
@@ -194,6 +194,24 @@ def test_chess_clock_spends_time_and_a_fallen_flag_loses() -> None:
     state.pop()
     state.pop()
     assert state.clock == {"white": 60.0, "black": 120.0}
+
+
+def test_with_the_pouch_the_draw_is_on_the_drawers_clock_and_their_flag_falls() -> None:
+    """Timed play: draw, play, then stop the clock; out of time before drawing, the side to move loses."""
+    state = GAME.new_state({"clock_white_minutes": 1, "clock_black_minutes": 1}, seed=4)
+    assert state.current_player == CHANCE
+    drawn = state.sample_chance()
+    state.push(drawn, seconds=15.0)
+    state.push(next(iter(state.legal_moves())), seconds=5.0)
+    assert state.clock == {"white": 40.0, "black": 60.0}
+    state.pop()
+    state.pop()
+    assert state.clock == {"white": 60.0, "black": 60.0}
+    with pytest.raises(IllegalMoveError, match="flag has fallen"):
+        state.push(drawn, seconds=61.0)
+    state.push("time")
+    outcome = state.outcome()
+    assert outcome.winners == ("black",) and outcome.reason == "white ran out of time"
 
 
 def test_clock_needs_both_sides() -> None:

@@ -88,7 +88,7 @@ def photo_points(reading, shown: tuple[int, int]) -> dict[str, list[float]]:
 
 
 def _run_pipeline(data: bytes, game: str) -> dict:
-    from engine import score_position
+    from engine import StonesError, score_position
 
     from .pipeline import read_board
     shown = shown_size(data)
@@ -97,7 +97,10 @@ def _run_pipeline(data: bytes, game: str) -> dict:
     out = reading.position()
     out["points"] = photo_points(reading, shown)
     out["image_size"] = list(shown)
-    out["score"] = score_position({"game": reading.game, "cells": reading.cells})
+    try:
+        out["score"] = score_position({"game": reading.game, "cells": reading.cells})
+    except StonesError as exc:  # no game reaches this board (a stone misread?): the reading stands, unscored
+        out["score"], out["score_refused"] = None, str(exc)
     out["seconds"] = round(reading.seconds, 3)
     return out
 

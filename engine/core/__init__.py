@@ -1,13 +1,16 @@
 """The machinery every game shares: states, options, records, errors."""
 
-from .errors import IllegalMoveError, OptionError, PositionError, RecordError, StonesError
+from .errors import (
+    IllegalMoveError, OptionError, PositionError, RecordError, StonesError, UnreachablePositionError, shown,
+)
 from .game import Game
 from .options import RuleOptions, option
-from .record import dumps_record, load_record, replay, save_record
+from .record import dumps_record, load_record, parse_json, replay, save_record
 from .state import CHANCE, TIME_FORFEIT, Outcome, State, outcome_by_score, perft, require_cells
 
 __all__ = [
     "CHANCE", "TIME_FORFEIT", "Game", "IllegalMoveError", "OptionError", "Outcome", "PositionError",
     "RecordError", "RuleOptions", "State", "StonesError", "dumps_record", "load_record",
-    "option", "outcome_by_score", "perft", "replay", "require_cells", "save_record",
+    "UnreachablePositionError", "option", "outcome_by_score", "parse_json", "perft", "replay", "require_cells",
+    "save_record", "shown",
 ]

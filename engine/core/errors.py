@@ -6,6 +6,9 @@ the vision companion can show it as it is.
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 
 class StonesError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -24,8 +27,32 @@ class OptionError(StonesError, ValueError):
 
 
 class PositionError(StonesError, ValueError):
-    """A position JSON that does not describe a possible board of its game."""
+    """A position JSON that is malformed: a field missing, of the wrong type or naming what is not there."""
+
+
+class UnreachablePositionError(PositionError):
+    """A well-formed position that no game under its rules reaches (more stones than the set holds,
+    two winners at once, ...); `rule` names the rule it breaks, as `IllegalMoveError.rule` does."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class RecordError(StonesError, ValueError):
     """A game record that is corrupt, of another format, or does not replay."""
+
+
+_QUOTED = reprlib.Repr()
+_QUOTED.maxlevel = 2      # a 100,000-deep list is quoted as [[...]], never walked
+_QUOTED.maxstring = 60    # a message stays one short line whatever the input holds (a move's text fits)
+_QUOTED.maxother = 60
+_QUOTED.maxlist = _QUOTED.maxtuple = _QUOTED.maxdict = _QUOTED.maxset = 4
+
+
+def shown(value: Any) -> str:
+    """A value from outside (a file, a request) quoted in an error message: short, one line, any depth."""
+    try:
+        return _QUOTED.repr(value)
+    except ValueError:  # an integer past Python's 4,300-digit limit for text
+        return f"<a {type(value).__name__} too long to show>"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Mapping
 
-from .errors import PositionError
+from .errors import PositionError, shown
 from .options import RuleOptions
 from .state import State
 
@@ -47,7 +47,16 @@ class Game(ABC):
         if not isinstance(position, Mapping):
             raise PositionError("a position must be a JSON object")
         if position.get("game") != self.id:
-            raise PositionError(f"position is for game {position.get('game')!r}, not {self.id!r}")
+            raise PositionError(f"position is for game {shown(position.get('game'))}, not {self.id!r}")
+
+    def position_options(self, position: Mapping[str, Any]) -> dict[str, Any]:
+        """A position's raw `options` object as a dict ({} when absent), for the game to validate."""
+        raw = position.get("options")
+        if raw is None:
+            return {}
+        if not isinstance(raw, Mapping):
+            raise PositionError(f"position options must be an object of name: value, not {shown(raw)}")
+        return dict(raw)
 
     def describe(self) -> dict[str, Any]:
         """What a set-up screen needs to know about this game."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, Mapping, TypeVar
 
-from .errors import OptionError
+from .errors import OptionError, shown
 
 T = TypeVar("T", bound="RuleOptions")
 
@@ -53,10 +53,10 @@ class RuleOptions:
         known = {f.name: f for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
         for name, value in data.items():
-            key = str(name).replace("-", "_")
+            key = name.replace("-", "_") if isinstance(name, str) else name
             if key not in known:
                 allowed = ", ".join(sorted(known)) or "none"
-                raise OptionError(f"{cls.game_id} has no option {name!r} (options: {allowed})")
+                raise OptionError(f"{cls.game_id} has no option {shown(name)} (options: {allowed})")
             values[key] = value
         return cls(**values)
 
@@ -69,10 +69,10 @@ class RuleOptions:
             name, sep, text = pair.partition("=")
             key = name.strip().replace("-", "_")
             if not sep:
-                raise OptionError(f"option {pair!r} must look like NAME=VALUE")
+                raise OptionError(f"option {shown(pair)} must look like NAME=VALUE")
             if key not in known:
                 allowed = ", ".join(sorted(known)) or "none"
-                raise OptionError(f"{cls.game_id} has no option {name!r} (options: {allowed})")
+                raise OptionError(f"{cls.game_id} has no option {shown(name)} (options: {allowed})")
             data[key] = _convert_text(key, known[key], text.strip())
         return cls.from_dict(data)
 
@@ -112,12 +112,12 @@ def _convert_text(name: str, f: dataclasses.Field, text: str) -> Any:
             return True
         if lowered in ("0", "false", "no", "off"):
             return False
-        raise OptionError(f"option {name} takes true or false, not {text!r}")
+        raise OptionError(f"option {name} takes true or false, not {shown(text)}")
     if kind is int:
         try:
             return int(text)
         except ValueError:
-            raise OptionError(f"option {name} takes a whole number, not {text!r}") from None
+            raise OptionError(f"option {name} takes a whole number, not {shown(text)}") from None
     return text
 
 
@@ -133,12 +133,12 @@ def _check_value(game_id: str, f: dataclasses.Field, value: Any) -> None:
         ok = isinstance(value, kind)
     if not ok:
         raise OptionError(
-            f"{game_id} option {f.name} takes a {_type_name(f)}, not {value!r}"
+            f"{game_id} option {f.name} takes a {_type_name(f)}, not {shown(value)}"
         )
     choices = meta.get("choices")
     if choices and value not in choices:
         allowed = ", ".join(str(c) for c in choices)
-        raise OptionError(f"{game_id} option {f.name} must be one of {allowed}, not {value!r}")
+        raise OptionError(f"{game_id} option {f.name} must be one of {allowed}, not {shown(value)}")
     lo, hi = meta.get("minimum"), meta.get("maximum")
     if lo is not None and value < lo:
         raise OptionError(f"{game_id} option {f.name} must be at least {lo}, not {value}")

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Generic, Hashable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, Iterator, Sequence, TypeVar
 
-from .errors import IllegalMoveError, PositionError
+from .errors import IllegalMoveError, PositionError, shown
 from .options import RuleOptions
 
 if TYPE_CHECKING:
@@ -33,11 +34,16 @@ O = TypeVar("O", bound=RuleOptions)
 
 @dataclasses.dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: who won (several on a tie), the scores, and why."""
+    """How a finished game ended: who won (several on a tie), the scores, and why.
+
+    `places` ranks every player, first to last, when the game plays on for places
+    (sage-stones' family variant); it is empty when only the winners count.
+    """
 
     winners: tuple[str, ...]
     scores: dict[str, int]
     reason: str
+    places: tuple[str, ...] = ()
 
     @property
     def winner(self) -> str | None:
@@ -49,8 +55,11 @@ class Outcome:
         return len(self.winners) != 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "winner": self.winner,
-                "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason}
+        out = {"winners": list(self.winners), "winner": self.winner,
+               "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason}
+        if self.places:
+            out["places"] = list(self.places)
+        return out
 
     def describe(self) -> str:
         scores = ", ".join(f"{p} {s}" for p, s in self.scores.items())
@@ -60,7 +69,8 @@ class Outcome:
             head = "draw between " + " and ".join(self.winners)
         else:
             head = "draw"
-        return f"{head} ({self.reason}); scores: {scores}"
+        places = f"; places: {', '.join(self.places)}" if self.places else ""
+        return f"{head} ({self.reason}){places}; scores: {scores}"
 
 
 def outcome_by_score(scores: dict[str, int], reason: str) -> Outcome:
@@ -93,6 +103,9 @@ TIME_FORFEIT = TimeForfeit()
 
 class State(ABC, Generic[M, O]):
     """One position of one game, with the history that led to it."""
+
+    move_types: ClassVar[tuple[type, ...]]
+    """The classes of this game's move objects: `push` takes one of these or notation text."""
 
     def __init__(self, game: "Game", options: O, seed: int | None) -> None:
         self.game = game
@@ -212,7 +225,11 @@ class State(ABC, Generic[M, O]):
     def coerce(self, move: M | str) -> M:
         """A move object from notation (the clock's `time` is read here, for every game)."""
         if not isinstance(move, str):
-            return move
+            if move is TIME_FORFEIT or isinstance(move, self.move_types):
+                return move
+            raise IllegalMoveError(
+                f"{shown(move)} is not a {self.game.id} move: give one of its moves or the move's notation",
+                rule="notation")
         if move.strip().lower() == str(TIME_FORFEIT):
             return TIME_FORFEIT  # type: ignore[return-value]
         return self.parse_move(move)
@@ -239,9 +256,10 @@ class State(ABC, Generic[M, O]):
     def push(self, move: M | str, seconds: float | None = None) -> M:
         """Play a move (object or notation) after checking it; `seconds` runs the clock."""
         move = self.check(move)
+        check_seconds(seconds)
         if move is TIME_FORFEIT:
             self._stack.append((move, self._flagged, seconds))
-            self._flagged = self.current_player
+            self._flagged = self.clock_player
             return move
         self._spend(seconds)
         self._stack.append((move, self._apply(move), seconds))
@@ -313,10 +331,20 @@ class State(ABC, Generic[M, O]):
     def clock(self) -> dict[str, float] | None:
         return None if self._clock is None else dict(self._clock)
 
+    @property
+    def clock_player(self) -> str:
+        """Whose clock runs now, and who is out of time on `time`: the player to move.
+
+        A game where a player's turn opens with a chance move they make themselves
+        (three-stones: draw from the pouch, play, then stop the clock) names that
+        player here, so the draw's time is theirs and the flag theirs to fall.
+        """
+        return self.current_player
+
     def _spend(self, seconds: float | None) -> None:
         if self._clock is None or seconds is None:
             return
-        player = self.current_player
+        player = self.clock_player
         if player in self._clock:
             if seconds > self._clock[player]:
                 raise IllegalMoveError(
@@ -329,7 +357,7 @@ class State(ABC, Generic[M, O]):
     def _refund(self, seconds: float | None) -> None:
         if self._clock is None or seconds is None:
             return
-        player = self.current_player
+        player = self.clock_player
         if player in self._clock:
             self._clock[player] += seconds
 
@@ -343,6 +371,19 @@ class State(ABC, Generic[M, O]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.id} ply={self.ply} to_move={self.current_player}>"
+
+
+def check_seconds(seconds: Any) -> None:
+    """The time a move took: None (no clock) or a finite number of seconds ≥ 0; IllegalMoveError otherwise."""
+    if seconds is None:
+        return
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+        try:
+            if math.isfinite(seconds) and seconds >= 0:
+                return
+        except OverflowError:  # an integer too large for a float: no clock holds that
+            pass
+    raise IllegalMoveError(f"a move's time is a number of seconds ≥ 0, not {shown(seconds)}", rule="clock")
 
 
 def perft(state: State, depth: int) -> int:
@@ -378,15 +419,16 @@ def require_cells(position: dict[str, Any], locations: Sequence[str], palette: S
     cells = position.get("cells")
     if not isinstance(cells, dict):
         raise PositionError("position has no 'cells' object")
-    unknown = [k for k in cells if k not in set(locations)]
+    known = set(locations)
+    unknown = [k for k in cells if k not in known]
     if unknown:
-        raise PositionError(f"position names locations this board does not have: {', '.join(map(str, unknown[:5]))}")
+        raise PositionError(f"position names locations this board does not have: {', '.join(map(shown, unknown[:5]))}")
     missing = [loc for loc in locations if loc not in cells]
     if missing:
         raise PositionError(f"position lacks {len(missing)} locations, e.g. {', '.join(missing[:5])}")
     for loc, colour in cells.items():
         if colour is not None and colour not in palette:
             raise PositionError(
-                f"cell {loc} holds {colour!r}; this game's colours are {', '.join(palette)} (or null)"
+                f"cell {loc} holds {shown(colour)}; this game's colours are {', '.join(palette)} (or null)"
             )
     return dict(cells)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..core.errors import PositionError, StonesError
+from ..core.errors import PositionError, StonesError, shown
 from ..core.game import Game
 
 GAME_MODULES: dict[str, str] = {
@@ -24,8 +24,8 @@ class UnknownGameError(StonesError, ValueError):
 
 def get_game(game_id: Any) -> Game:
     """The Game object for a game id such as 'morris'."""
-    if game_id not in GAME_MODULES:
-        raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(GAME_IDS)})")
+    if not isinstance(game_id, str) or game_id not in GAME_MODULES:
+        raise UnknownGameError(f"unknown game {shown(game_id)} (games: {', '.join(GAME_IDS)})")
     module = importlib.import_module(f"{__name__}.{GAME_MODULES[game_id]}")
     return module.GAME
 

@@ -31,8 +31,8 @@ import re
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    TIME_FORFEIT, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, option,
-    require_cells,
+    TIME_FORFEIT, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
+    option, require_cells, shown,
 )
 
 WHITE, BLACK = "white", "black"
@@ -94,10 +94,10 @@ def point_index(point: int | str) -> int:
     """A point as its index, from an index or a name such as 'd2'."""
     if isinstance(point, str):
         if point not in INDEX_OF:
-            raise ValueError(f"{point!r} is not a point of the morris board")
+            raise ValueError(f"{shown(point)} is not a point of the morris board")
         return INDEX_OF[point]
     if not 0 <= point < len(POINT_NAMES):
-        raise ValueError(f"{point!r} is not a point index (0..{len(POINT_NAMES) - 1})")
+        raise ValueError(f"{shown(point)} is not a point index (0..{len(POINT_NAMES) - 1})")
     return point
 
 
@@ -160,6 +160,8 @@ _NOTATION = re.compile(r"([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?")
 
 # ----- the state ----------------------------------------------------------------------------------
 class MorrisState(State[Move, MorrisOptions]):
+    move_types = (Move,)
+
     def __init__(self, game: "Morris", options: MorrisOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
         self.men = [0, 0]              # bitmasks of white's and black's pieces on the board
@@ -272,10 +274,10 @@ class MorrisState(State[Move, MorrisOptions]):
 
     def _check(self, move: Move) -> None:
         if not isinstance(move, Move):
-            raise IllegalMoveError(f"{move!r} is not a morris move", rule="notation")
+            raise IllegalMoveError(f"{shown(move)} is not a morris move", rule="notation")
         for p in (move.source, move.target, move.take):
             if p is not None and not (isinstance(p, int) and 0 <= p < len(POINT_NAMES)):
-                raise IllegalMoveError(f"{move!r} names a point the board does not have", rule="notation")
+                raise IllegalMoveError(f"{shown(move)} names a point the board does not have", rule="notation")
         t = self.turn
         me, them = SIDES[t], SIDES[1 - t]
         mine, theirs = self.men[t], self.men[1 - t]
@@ -400,12 +402,12 @@ class MorrisState(State[Move, MorrisOptions]):
         found = _NOTATION.fullmatch(cleaned)
         if not found:
             raise IllegalMoveError(
-                f"{text!r}: write a move as d2 (place), d2-d3 (move), adding xa1 to remove a piece (d2xa1, d2-d3xa1)",
+                f"{shown(text)}: write a move as d2 (place), d2-d3 (move), adding xa1 to remove a piece (d2xa1, d2-d3xa1)",
                 rule="notation")
         names = found.groups()
         bad = [n for n in names if n is not None and n not in INDEX_OF]
         if bad:
-            raise IllegalMoveError(f"{text!r}: {bad[0]} is not a point of the board", rule="notation")
+            raise IllegalMoveError(f"{shown(text)}: {bad[0]} is not a point of the board", rule="notation")
         first, second, take = (None if n is None else INDEX_OF[n] for n in names)
         if second is None:
             return make_move(None, first, take)  # type: ignore[arg-type]
@@ -477,26 +479,28 @@ class Morris(Game):
 
     def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> MorrisState:
         cells = self._read_cells(position)
-        state = self.new_state(position.get("options"), seed)
+        state = self.new_state(self.position_options(position), seed)
         for name, colour in cells.items():
             if colour is not None:
                 state.men[SIDE_INDEX[colour]] |= BIT[INDEX_OF[name]]
         on_board = [men.bit_count() for men in state.men]
         for side, name in enumerate(SIDES):
             if on_board[side] > PIECES:
-                raise PositionError(f"{name} has {PIECES} pieces, the position shows {on_board[side]} on the board")
+                raise UnreachablePositionError(
+                    f"{name} has {PIECES} pieces, the position shows {on_board[side]} on the board", rule="nine pieces")
         state.hand = _read_hands(position.get("in_hand"), on_board, state.assumed)
         state.turn = _read_turn(position.get("to_move"), state.hand, state.assumed)
         totals = [on_board[side] + state.hand[side] for side in (0, 1)]
         if max(totals) <= 2:
-            raise PositionError("both sides are down to two pieces or fewer: no game of morris reaches this")
+            raise UnreachablePositionError("both sides are down to two pieces or fewer: no game of morris reaches this",
+                                           rule="two pieces")
         quiet = position.get("since_removal")
         if quiet is None:
             if not any(state.hand) and state.options.no_removal_draw:
                 state.assumed.append("since_removal not given: the count toward the no-removal draw starts at 0")
             quiet = 0
         elif not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0:
-            raise PositionError(f"since_removal must be a whole number of moves ≥ 0, not {quiet!r}")
+            raise PositionError(f"since_removal must be a whole number of moves ≥ 0, not {shown(quiet)}")
         state.quiet = quiet
         state.position_key = state._compute_key()
         state.seen = {state.position_key: 1}
@@ -504,12 +508,10 @@ class Morris(Game):
         return state
 
     def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
-        """Pieces on the board per colour and the closed mills (any board, even one no game reaches)."""
-        cells = self._read_cells(position)
-        men = {side: sum(BIT[INDEX_OF[n]] for n, c in cells.items() if c == side) for side in SIDES}
-        items = [{"side": side, "cells": [POINT_NAMES[p] for p in mill]}
-                 for side in SIDES for mill, mask in zip(MILLS, MILL_MASKS) if men[side] & mask == mask]
-        return {"game": self.id, "scores": {side: men[side].bit_count() for side in SIDES}, "items": items}
+        """Pieces on the board per colour and the closed mills of a position the rules can reach."""
+        state = self.from_position(position)
+        items = [{"side": side, "cells": [POINT_NAMES[p] for p in mill]} for side, mill in state.closed_mills()]
+        return {"game": self.id, "scores": state.scores(), "items": items}
 
 
 def _read_hands(data: Any, on_board: list[int], assumed: list[str]) -> list[int]:
@@ -517,7 +519,7 @@ def _read_hands(data: Any, on_board: list[int], assumed: list[str]) -> list[int]
     if data is None:
         data = {}
     if not isinstance(data, dict) or any(k not in SIDES for k in data):
-        raise PositionError("in_hand must be an object {\"white\": count, \"black\": count}")
+        raise PositionError(f"in_hand must be an object {{\"white\": count, \"black\": count}}, not {shown(data)}")
     hands = []
     for side, name in enumerate(SIDES):
         count = data.get(name)
@@ -525,10 +527,11 @@ def _read_hands(data: Any, on_board: list[int], assumed: list[str]) -> list[int]
             count = PIECES - on_board[side]
             assumed.append(f"in_hand.{name} not given: no {name} piece captured yet, so {count} in hand")
         elif not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise PositionError(f"in_hand.{name} must be a whole number ≥ 0, not {count!r}")
+            raise PositionError(f"in_hand.{name} must be a whole number ≥ 0, not {shown(count)}")
         elif count + on_board[side] > PIECES:
-            raise PositionError(
-                f"{name} has {PIECES} pieces: {on_board[side]} on the board and {count} in hand are too many")
+            raise UnreachablePositionError(
+                f"{name} has {PIECES} pieces: {on_board[side]} on the board and {count} in hand are too many",
+                rule="nine pieces")
         hands.append(count)
     return hands
 
@@ -537,7 +540,7 @@ def _read_turn(to_move: Any, hands: list[int], assumed: list[str]) -> int:
     """The side to move; when not given, read from the hands (white places first), else white."""
     if to_move is not None:
         if to_move not in SIDES:
-            raise PositionError(f"to_move must be white or black, not {to_move!r}")
+            raise PositionError(f"to_move must be white or black, not {shown(to_move)}")
         return SIDE_INDEX[to_move]
     if hands[0] + 1 == hands[1]:
         assumed.append("to_move not given: black, who holds one piece more than white in the placing phase")

@@ -23,7 +23,9 @@ circles in order, each as `x{q},{r}`: `U0,0`, `D-2,3 x1,-2 x0,3`, `pass x1,-2`.
 
 Decisions where the rules are silent: each player plays one colour (stones are
 unlimited, so the rules' spare colour for running out is never needed); turns
-follow the `colours` option, the first colour moving first; equal influence is
+follow the `colours` option, the first colour moving first unless `random_first`
+draws the first player (a chance move `first red`, seeded like every chance in
+the engine; play then goes round in the listed order); equal influence is
 no majority; a conversion must turn at least one stone; a pass that converts
 still counts as a pass (option `converting_pass_counts`). `legal_moves` lists,
 for each placement or pass, one turn per distinct board it can leave (a
@@ -38,8 +40,8 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..core import (
-    Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, option,
-    outcome_by_score, require_cells,
+    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
+    option, outcome_by_score, require_cells, shown,
 )
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
@@ -148,6 +150,10 @@ class RingsOptions(RuleOptions):
         True, "a pass that converts circles still counts towards the run of passes that ends the game "
         "(off: only a pass with no conversion counts)",
     )
+    random_first: bool = option(
+        False, "the first player is drawn at random (a seeded draw); off: the first colour listed moves first; "
+        "either way play goes round in the listed order",
+    )
 
     def validate(self) -> None:
         if not self.colours:
@@ -155,7 +161,7 @@ class RingsOptions(RuleOptions):
         chosen = self.colour_list()
         unknown = [c for c in chosen if c not in PALETTE]
         if unknown:
-            raise OptionError(f"rings: {unknown[0]!r} is not a stone colour ({', '.join(PALETTE)})")
+            raise OptionError(f"rings: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})")
         if len(set(chosen)) != len(chosen):
             raise OptionError("rings: each player needs a colour of their own (a colour is listed twice)")
         if len(chosen) != self.players:
@@ -180,7 +186,17 @@ class Turn:
         return " ".join([head, *(f"x{CIRCLE_NAMES[c]}" for c in self.conversions)])
 
 
-Move = Turn
+@dataclasses.dataclass(frozen=True)
+class Lead:
+    """Chance, before the first turn with `random_first`: the colour drawn to move first."""
+
+    colour: str
+
+    def __str__(self) -> str:
+        return f"first {self.colour}"
+
+
+Move = Turn | Lead
 EMPTY = -1
 
 
@@ -191,7 +207,7 @@ class _TooManyResults(Exception):
 # ----- the state ------------------------------------------------------------------------
 
 
-class RingsState(State[Turn, RingsOptions]):
+class RingsState(State[Move, RingsOptions]):
     """A rings position with per-circle tallies kept up to date on every stone change.
 
     For full circle c and player p (flat index c*n + p): `stones` on c, `influence`
@@ -201,12 +217,15 @@ class RingsState(State[Turn, RingsOptions]):
     player: `held` (the score). Every test of a majority is O(1).
     """
 
+    move_types = (Turn, Lead)
+
     def __init__(self, game: "Rings", options: RingsOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
         self.colours: tuple[str, ...] = options.colour_list()
         self.n = len(self.colours)
         self.board: list[int] = [EMPTY] * len(POINT_NAMES)
         self.to_move = 0
+        self.lead_drawn = not options.random_first  # False until the chance move names the first player
         self.passes = 0
         self._rebuild()
 
@@ -343,10 +362,18 @@ class RingsState(State[Turn, RingsOptions]):
 
     @property
     def current_player(self) -> str:
-        return self.colours[self.to_move]
+        return self.colours[self.to_move] if self.lead_drawn else CHANCE
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.lead_drawn:
+            raise IllegalMoveError("the first player is already known", rule="chance")
+        return [(Lead(colour), 1 / self.n) for colour in self.colours]
 
     # ----- moves -----------------------------------------------------------------------
-    def _legal_moves(self) -> Iterator[Turn]:
+    def _legal_moves(self) -> Iterator[Move]:
+        if not self.lead_drawn:
+            yield from (Lead(colour) for colour in self.colours)
+            return
         p, n, board = self.to_move, self.n, self.board
         pass_turns = self._turns_after_placement(None)
         yield from pass_turns
@@ -477,7 +504,15 @@ class RingsState(State[Turn, RingsOptions]):
         self._undo_changes(changes)
         return chain, held
 
-    def _check(self, move: Turn) -> None:
+    def _check(self, move: Move) -> None:
+        if isinstance(move, Lead):
+            if self.lead_drawn:
+                raise IllegalMoveError(f"{move}: who moves first is already settled", rule="chance")
+            if move.colour not in self.colours:
+                raise IllegalMoveError(f"{move}: the players are {', '.join(self.colours)}", rule="chance")
+            return
+        if not self.lead_drawn:
+            raise IllegalMoveError(f"{move}: the first player is drawn first (option random_first)", rule="chance")
         self._try(move.point, move.conversions, keep=False)
 
     def _try(self, pt: int | None, conversions: Sequence[int], keep: bool) -> list[tuple[int, int]]:
@@ -531,7 +566,10 @@ class RingsState(State[Turn, RingsOptions]):
                 f"x{name}: circle {name} has no opponent stone to convert (stones in a ring are safe)",
                 rule="nothing to convert")
 
-    def _apply(self, move: Turn) -> Any:
+    def _apply(self, move: Move) -> Any:
+        if isinstance(move, Lead):
+            self.to_move, self.lead_drawn = self.colours.index(move.colour), True
+            return None
         p = self.to_move
         changes: list[tuple[int, int]] = []
         if move.point is not None:
@@ -547,7 +585,10 @@ class RingsState(State[Turn, RingsOptions]):
         self.to_move = (p + 1) % self.n
         return token
 
-    def _revert(self, move: Turn, token: Any) -> None:
+    def _revert(self, move: Move, token: Any) -> None:
+        if isinstance(move, Lead):
+            self.to_move, self.lead_drawn = 0, False
+            return
         changes, passes = token
         self._undo_changes(list(changes))
         self.passes = passes
@@ -615,12 +656,14 @@ class RingsState(State[Turn, RingsOptions]):
         return {name: (None if v == EMPTY else self.colours[v]) for name, v in zip(POINT_NAMES, self.board)}
 
     # ----- notation --------------------------------------------------------------------
-    def parse_move(self, text: str) -> Turn:
+    def parse_move(self, text: str) -> Move:
         if not isinstance(text, str) or not text.strip():
             raise IllegalMoveError("an empty move: write a point (U0,0) or pass, then any conversions (x1,-2)",
                                    rule="notation")
         words = text.strip().lower().split()
         head, rest = words[0], words[1:]
+        if head == "first" and len(rest) == 1:
+            return Lead(rest[0])
         point = None if head == "pass" else _parse_point(head, text)
         return Turn(point, tuple(_parse_circle(w, text) for w in rest))
 
@@ -629,7 +672,7 @@ class RingsState(State[Turn, RingsOptions]):
         return {
             "game": self.game.id,
             "cells": self._cells(),
-            "to_move": self.current_player,
+            "to_move": self.current_player if self.lead_drawn else None,
             "passes": self.passes,
             "scores": self.scores(),
             "options": self.options.to_dict(),
@@ -650,10 +693,11 @@ def _parse_point(word: str, text: str) -> int:
     m = _POINT_RE.match(word)
     if not m:
         raise IllegalMoveError(
-            f"{text!r}: {word!r} is not a point; points look like U0,0 or D-2,3 (or say pass)", rule="notation")
+            f"{shown(text)}: {shown(word)} is not a point; points look like U0,0 or D-2,3 (or say pass)",
+            rule="notation")
     name = f"{m.group(1).upper()}{int(m.group(2))},{int(m.group(3))}"
     if name not in POINT_INDEX:
-        raise IllegalMoveError(f"{text!r}: there is no point {name} on this board", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: there is no point {name} on this board", rule="notation")
     return POINT_INDEX[name]
 
 
@@ -661,10 +705,10 @@ def _parse_circle(word: str, text: str) -> int:
     m = _CIRCLE_RE.match(word)
     if not m:
         raise IllegalMoveError(
-            f"{text!r}: {word!r} is not a conversion; write x and the circle, e.g. x1,-2", rule="notation")
+            f"{shown(text)}: {shown(word)} is not a conversion; write x and the circle, e.g. x1,-2", rule="notation")
     name = f"{int(m.group(1))},{int(m.group(2))}"
     if name not in CIRCLE_INDEX:
-        raise IllegalMoveError(f"{text!r}: there is no circle {name} on this board", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: there is no circle {name} on this board", rule="notation")
     return CIRCLE_INDEX[name]
 
 
@@ -790,10 +834,7 @@ class Rings(Game):
         """Validated cells and options; when the options name no players, they are inferred from the colours."""
         self.check_game_id(position)
         cells = require_cells(dict(position), POINT_NAMES, PALETTE)
-        raw = position.get("options") or {}
-        if not isinstance(raw, Mapping):
-            raise PositionError("position options must be an object")
-        raw = dict(raw)
+        raw = self.position_options(position)
         assumed: list[str] = []
         to_move = position.get("to_move")
         on_board = {c for c in cells.values() if c is not None}
@@ -802,7 +843,8 @@ class Rings(Game):
         if inferred:
             ordered = [c for c in DEFAULT_ORDER if c in present]
             if len(ordered) > 6:
-                raise PositionError(f"rings is for up to six colours; the position shows {len(ordered)}")
+                raise UnreachablePositionError(f"rings is for up to six colours; the position shows {len(ordered)}",
+                                               rule="players")
             # The colours seen (and the one to move), in the default order, at least two.
             chosen = ordered + [c for c in DEFAULT_ORDER if c not in ordered][: max(0, 2 - len(ordered))]
             raw["players"] = len(chosen)
@@ -829,20 +871,25 @@ class Rings(Game):
             if colour is not None:
                 state.board[POINT_INDEX[name]] = index[colour]
         state._rebuild()
-        to_move = position.get("to_move")
-        if to_move is None:
-            state.assumed.append(f"to_move not given: assumed {state.colours[0]} (the first player)")
-        elif to_move not in index:
-            raise PositionError(f"to_move must be one of the players ({', '.join(state.colours)}), not {to_move!r}")
-        else:
-            state.to_move = index[to_move]
         passes = position.get("passes")
         if passes is None:
             state.assumed.append("passes not given: assumed 0 (nobody has just passed)")
         elif not isinstance(passes, int) or isinstance(passes, bool) or not 0 <= passes <= state.n:
-            raise PositionError(f"passes must be a whole number from 0 to {state.n}, not {passes!r}")
+            raise PositionError(f"passes must be a whole number from 0 to {state.n}, not {shown(passes)}")
         else:
             state.passes = passes
+        to_move = position.get("to_move")
+        at_start = state.passes == 0 and all(v == EMPTY for v in state.board)
+        state.lead_drawn = not (opts.random_first and at_start and to_move is None)
+        if not state.lead_drawn:
+            state.assumed.append("to_move not given: the first player is still to be drawn (random_first)")
+        elif to_move is None:
+            state.assumed.append(f"to_move not given: assumed {state.colours[0]} (the first player)")
+        elif not isinstance(to_move, str) or to_move not in index:
+            raise PositionError(
+                f"to_move must be one of the players ({', '.join(state.colours)}), not {shown(to_move)}")
+        else:
+            state.to_move = index[to_move]
         given = position.get("scores")
         if given is not None and given != state.scores():
             state.assumed.append("scores given differ from the board: scores recounted from the circles")

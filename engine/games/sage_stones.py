@@ -29,7 +29,10 @@ the placed stone itself captures nothing. Placing a stone between two enemy
 stones is safe: only the stone just placed captures.
 
 Win: the first seat to have placed all its stones (its supply is 0 right after
-placing) wins at once, whatever that placement captures; its player wins.
+placing) wins at once, whatever that placement captures; its player wins. With
+`play_for_places` (the rule book's family variant) play goes on for second
+place, third and so on: a player who has finished is skipped (their stones stay
+on the board until taken), and the game ends when one player is left, last.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, option,
-    require_cells,
+    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
+    option, require_cells, shown,
 )
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
@@ -115,6 +118,8 @@ class SageStonesOptions(RuleOptions):
                              choices=("next-seat", "first-seat"))
     colours: str = option("", "comma-separated seat colours in seat order, e.g. 'red,blue,green,yellow'; "
                           "empty = red, blue, green, yellow, orange, purple (as many as there are seats)")
+    play_for_places: bool = option(False, "the family variant: after the winner, play on for second place, third "
+                                   "and so on; a player who has finished is skipped (with 3 or more players)")
 
     @property
     def seat_count(self) -> int:
@@ -135,7 +140,7 @@ class SageStonesOptions(RuleOptions):
         colours = self.seat_colours
         unknown = [c for c in colours if c not in PALETTE]
         if unknown:
-            raise OptionError(f"sage-stones: {unknown[0]!r} is not a stone colour ({', '.join(PALETTE)})")
+            raise OptionError(f"sage-stones: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})")
         if len(set(colours)) != len(colours):
             raise OptionError("sage-stones: each seat needs its own colour (colours repeats one)")
         if len(colours) != self.seat_count:
@@ -214,6 +219,8 @@ AWAIT_ROLL, MUST_PLACE, MUST_PASS, MUST_WIPE = 0, 1, 2, 3
 
 
 class SageStonesState(State[Move, SageStonesOptions]):
+    move_types = (Roll, Place, Pass, Wipe)
+
     def __init__(self, game: "SageStones", options: SageStonesOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
         self.seats: tuple[str, ...] = options.seat_colours
@@ -227,7 +234,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         self.phase = AWAIT_ROLL
         self.column = 0  # where the pending roll places (after a full column: 6)
         self.extra = False  # the pending roll earns another roll (a triple not redirected)
-        self.winner: int | None = None  # the seat that placed its last stone
+        self.finished: list[int] = []  # the seats that placed their last stone, in that order (one per player)
 
     # ----- seats and turn order ------------------------------------------------------
     @property
@@ -244,6 +251,22 @@ class SageStonesState(State[Move, SageStonesOptions]):
         if self.phase == AWAIT_ROLL:
             return CHANCE
         return self.owners[self.seat]
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that placed its last stone first (its player has won), or None."""
+        return self.finished[0] if self.finished else None
+
+    def places(self) -> list[str]:
+        """The players in the order they finished (the one left last once the game is over)."""
+        done = [self.owners[seat] for seat in self.finished]
+        left = [p for p in self._players if p not in done]
+        return done + left if len(left) == 1 and self.options.play_for_places else done
+
+    def _has_finished(self, seat: int) -> bool:
+        """Whether the seat's player has finished (placed a seat's last stone): its turns are skipped."""
+        owner = self.owners[seat]
+        return any(self.owners[done] == owner for done in self.finished)
 
     def owner(self, colour: str) -> str:
         """The player who plays `colour`."""
@@ -315,7 +338,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
                     rule="wipe")
             return
         if not isinstance(move, Place) or not 0 <= move.pocket < CELLS:
-            raise IllegalMoveError(f"{move!r} is not a sage-stones move", rule="notation")
+            raise IllegalMoveError(f"{shown(move)} is not a sage-stones move", rule="notation")
         if phase == MUST_PASS:
             raise IllegalMoveError(f"{move}: a roll of 1-2-3 loses the turn (the sage is distracted); play pass",
                                    rule="lost turn")
@@ -348,7 +371,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         if isinstance(move, Roll):
             self._set_roll(move)
             return None
-        token = (self.seat, self.roll, self.phase, self.column, self.extra)
+        token = (self.seat, self.roll, self.phase, self.column, self.extra, len(self.finished))
         if isinstance(move, Place):
             return token, self._place(move.pocket)
         if isinstance(move, Pass):
@@ -357,7 +380,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         saved = (list(self.board), list(self.supply))
         self.board = [EMPTY] * CELLS
         self.supply = [self.options.stones_per_colour] * len(self.seats)
-        self._end_turn(0 if self.options.after_wipe == "first-seat" else self._next_seat())
+        self._end_turn(self._seat_from(0) if self.options.after_wipe == "first-seat" else self._next_seat())
         return token, saved
 
     def _set_roll(self, roll: Roll) -> None:
@@ -397,13 +420,25 @@ class SageStonesState(State[Move, SageStonesOptions]):
         for k, owner in captured:
             board[k] = EMPTY
             supply[owner] += 1
-        if supply[seat] == 0:
-            self.winner = seat
-        self._end_turn(seat if self.extra else self._next_seat())
+        finishes = supply[seat] == 0
+        if finishes:
+            self.finished.append(seat)
+        self._end_turn(seat if self.extra and not finishes else self._next_seat())
         return captured
 
     def _next_seat(self) -> int:
-        return (self.seat + 1) % len(self.seats)
+        return self._seat_from(self.seat + 1)
+
+    def _seat_from(self, start: int) -> int:
+        """The first seat from `start` on, clockwise, whose player has not finished."""
+        count = len(self.seats)
+        if not self.finished:
+            return start % count
+        for step in range(count):
+            seat = (start + step) % count
+            if not self._has_finished(seat):
+                return seat
+        return start % count
 
     def _end_turn(self, next_seat: int) -> None:
         self.seat = next_seat
@@ -416,7 +451,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         if isinstance(move, Roll):
             self._end_turn(self.seat)
             return
-        (self.seat, self.roll, self.phase, self.column, self.extra), undo = token
+        (self.seat, self.roll, self.phase, self.column, self.extra, finished), undo = token
         if isinstance(move, Place):
             board, supply = self.board, self.supply
             for k, owner in undo:
@@ -424,16 +459,24 @@ class SageStonesState(State[Move, SageStonesOptions]):
                 supply[owner] -= 1
             board[move.pocket] = EMPTY
             supply[self.seat] += 1
-            self.winner = None
+            del self.finished[finished:]
         elif isinstance(move, Wipe):
             # Copies: the token is shared with every copy of this state, which may undo it too.
             self.board, self.supply = list(undo[0]), list(undo[1])
 
     def _game_outcome(self) -> Outcome | None:
-        if self.winner is None:
+        if not self.finished:
             return None
-        colour = self.seats[self.winner]
-        return Outcome((self.owners[self.winner],), self.scores(), f"{colour} placed its last stone")
+        winner = self.owners[self.finished[0]]
+        colours = [self.seats[seat] for seat in self.finished]
+        reason = (f"{colours[0]} placed its last stone" if len(colours) == 1
+                  else f"{', '.join(colours)} placed their last stones in that order")
+        if not self.options.play_for_places:
+            return Outcome((winner,), self.scores(), reason)
+        places = self.places()
+        if len(places) < len(self._players):
+            return None
+        return Outcome((winner,), self.scores(), reason, places=tuple(places))
 
     def scores(self) -> dict[str, int]:
         """Per player: their stones on the board (all their colours)."""
@@ -462,6 +505,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
             "to_move": self.seat_to_move,
             "roll": self.roll.dice_text() if self.roll else None,
             "in_hand": self.in_hand(),
+            "finished": [self.seats[seat] for seat in self.finished],
             "scores": self.on_board(),
             "options": self.options.to_dict(),
         }
@@ -502,12 +546,13 @@ class SageStonesState(State[Move, SageStonesOptions]):
     def _copy_containers(self, clone: "SageStonesState") -> None:
         clone.board = list(self.board)
         clone.supply = list(self.supply)
+        clone.finished = list(self.finished)
 
 
 def parse_move(text: str) -> Move:
     """Read `roll 1-1-3`, a pocket `c5r3`, `pass` or `wipe`."""
     if not isinstance(text, str):
-        raise IllegalMoveError(f"{text!r}: a move is written as text", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: a move is written as text", rule="notation")
     words = text.strip().lower().split()
     if len(words) == 2 and words[0] == "roll":
         return Roll(parse_dice(words[1], text))
@@ -520,13 +565,13 @@ def parse_move(text: str) -> Move:
         if word == "wipe":
             return WIPE
     raise IllegalMoveError(
-        f"{text!r}: write a pocket (c5r3: column 3-9, row 1-9), roll a-b-c, pass or wipe", rule="notation")
+        f"{shown(text)}: write a pocket (c5r3: column 3-9, row 1-9), roll a-b-c, pass or wipe", rule="notation")
 
 
 def parse_dice(word: str, text: str = "") -> tuple[int, int, int]:
     parts = word.split("-")
     if len(parts) != 3 or not all(p in ("1", "2", "3") for p in parts):
-        raise IllegalMoveError(f"{text or word!r}: a roll is three dice with faces 1 to 3, e.g. roll 1-1-3",
+        raise IllegalMoveError(f"{shown(text or word)}: a roll is three dice with faces 1 to 3, e.g. roll 1-1-3",
                                rule="notation")
     a, b, c = sorted(int(p) for p in parts)
     return a, b, c
@@ -558,9 +603,7 @@ class SageStones(Game):
         """The cells and the options with the seats the position implies, plus what was assumed."""
         self.check_game_id(position)
         cells = require_cells(dict(position), NAMES, PALETTE)
-        raw = position.get("options") or {}
-        if not isinstance(raw, Mapping):
-            raise PositionError("position options must be an object of name: value")
+        raw = self.position_options(position)
         options = self.options(raw)
         assumed: list[str] = []
         present = []
@@ -568,7 +611,7 @@ class SageStones(Game):
             if colour is not None and colour not in present:
                 present.append(colour)
         if position.get("to_move") is not None and position["to_move"] not in PALETTE:
-            raise PositionError(f"to_move must be a seat colour, not {position['to_move']!r}")
+            raise PositionError(f"to_move must be a seat colour, not {shown(position['to_move'])}")
         if not str(raw.get("colours", "")).strip():
             options, note = _infer_seats(options, present, explicit_players="players" in raw)
             if note:
@@ -583,8 +626,9 @@ class SageStones(Game):
                 counts[colour] += 1
         over = [c for c, n in counts.items() if n > options.stones_per_colour]
         if over:
-            raise PositionError(
-                f"{over[0]} has {counts[over[0]]} stones on the board, more than the {options.stones_per_colour} per colour")
+            raise UnreachablePositionError(
+                f"{over[0]} has {counts[over[0]]} stones on the board, "
+                f"more than the {options.stones_per_colour} per colour", rule="stones per colour")
         return cells, options, assumed
 
     def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> SageStonesState:
@@ -600,28 +644,27 @@ class SageStones(Game):
         if in_hand is None:
             state.assumed.append("in_hand not given: each colour holds stones_per_colour less its stones on the board")
         elif in_hand != state.in_hand():
-            raise PositionError(
-                f"in_hand {in_hand!r} does not match the board: each colour holds "
-                f"{options.stones_per_colour} less its stones on the board ({state.in_hand()})")
-        finished = [i for i, left in enumerate(state.supply) if left == 0]
-        if len(finished) > 1:
-            raise PositionError(
-                f"{' and '.join(state.seats[i] for i in finished)} have all placed every stone, "
-                "but the game ends when the first one does")
-        if finished:
-            state.winner = finished[0]
-            state.assumed.append(f"{state.seats[finished[0]]} has placed all its stones: it has won")
+            raise UnreachablePositionError(
+                f"in_hand {shown(in_hand)} does not match the board: each colour holds "
+                f"{options.stones_per_colour} less its stones on the board ({state.in_hand()})",
+                rule="stones per colour")
+        state.finished = _read_finished(position.get("finished"), state)
         to_move = position.get("to_move")
         if to_move is None:
-            state.assumed.append(f"to_move not given: {state.seats[0]}, the first seat, rolls")
+            state.seat = state._seat_from(0)
+            state.assumed.append(f"to_move not given: {state.seat_to_move}, the first seat still playing, rolls")
         else:
             state.seat = seat_of[to_move]
+            if state._has_finished(state.seat) and not state.is_over():
+                raise UnreachablePositionError(
+                    f"{to_move} cannot be to move: {state.owners[state.seat]} has finished, so its turns are skipped",
+                    rule="finished")
         roll = position.get("roll")
         if roll is not None:
             if isinstance(roll, list) and len(roll) == 3 and all(isinstance(d, int) and not isinstance(d, bool) for d in roll):
                 roll = "-".join(map(str, roll))
             if not isinstance(roll, str):
-                raise PositionError(f"roll must look like '1-1-3', not {roll!r}")
+                raise PositionError(f"roll must look like '1-1-3', not {shown(roll)}")
             try:
                 dice = parse_dice(roll)
             except IllegalMoveError as exc:
@@ -634,12 +677,13 @@ class SageStones(Game):
         return state
 
     def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
-        cells, options, _ = self._read(position)
-        stones = {c: [] for c in options.seat_colours}
-        for name in NAMES:
-            if cells[name] is not None:
-                stones[cells[name]].append(name)
-        left = {c: options.stones_per_colour - len(v) for c, v in stones.items()}
+        """Stones per colour, who is closest to finishing, and the places decided so far."""
+        state = self.from_position(position)
+        stones: dict[str, list[str]] = {c: [] for c in state.seats}
+        for name, seat in zip(NAMES, state.board):
+            if seat != EMPTY:
+                stones[state.seats[seat]].append(name)
+        left = state.in_hand()
         fewest = min(left.values())
         return {
             "game": self.id,
@@ -647,8 +691,41 @@ class SageStones(Game):
             "items": [{"side": c, "cells": v} for c, v in stones.items() if v],
             "stones_left": left,
             "fewest_left": [c for c, n in left.items() if n == fewest],
-            "owners": dict(zip(options.seat_colours, options.seat_owners)),
+            "owners": dict(zip(state.seats, state.owners)),
+            "places": state.places(),
         }
+
+
+def _read_finished(data: Any, state: SageStonesState) -> list[int]:
+    """The seats that have placed their last stone, in order: from `finished`, else from the supplies."""
+    family = state.options.play_for_places
+    emptied = [seat for seat, left in enumerate(state.supply) if left == 0]
+    if data is None:
+        seats = emptied
+        if seats:
+            state.assumed.append(f"finished not given: {', '.join(state.seats[s] for s in seats)} placed all "
+                                 "its stones" + (", in seat order" if len(seats) > 1 else ""))
+    else:
+        if (not isinstance(data, list) or not all(isinstance(c, str) and c in state.seats for c in data)
+                or len(set(data)) != len(data)):
+            raise PositionError(
+                f"finished must list seat colours, each once, in the order they finished, not {shown(data)}")
+        seats = [state.seats.index(c) for c in data]
+    names = " and ".join(state.seats[s] for s in seats)
+    if len(seats) > 1 and not family:
+        raise UnreachablePositionError(f"{names} have all placed every stone, but the game ends when the first one does"
+                                       " (unless it plays on for places: option play_for_places)", rule="last stone")
+    owners = [state.owners[s] for s in seats]
+    if len(set(owners)) != len(owners):
+        raise UnreachablePositionError(f"{names} belong to one player, who finishes once", rule="finished")
+    if not family and seats and state.supply[seats[0]]:
+        raise UnreachablePositionError(f"{names} finished yet holds stones: the game ends as its last stone is placed",
+                                       rule="last stone")
+    unlisted = [s for s in emptied if state.owners[s] not in owners]
+    if unlisted:
+        raise UnreachablePositionError(f"{state.seats[unlisted[0]]} has placed all its stones, so it has finished",
+                                       rule="last stone")
+    return seats
 
 
 def _infer_seats(options: SageStonesOptions, present: list[str], explicit_players: bool) -> tuple[SageStonesOptions, str]:

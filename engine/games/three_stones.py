@@ -13,8 +13,8 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, option,
-    outcome_by_score, require_cells,
+    CHANCE, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError, option,
+    outcome_by_score, require_cells, shown,
 )
 
 WHITE, BLACK, CLEAR = "white", "black", "clear"
@@ -118,6 +118,8 @@ Move = Draw | Place
 
 
 class ThreeStonesState(State[Move, ThreeStonesOptions]):
+    move_types = (Draw, Place)
+
     def __init__(self, game: "ThreeStones", options: ThreeStonesOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
         self.board: list[str | None] = [None] * (SIZE * SIZE)
@@ -146,6 +148,11 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
     def current_player(self) -> str:
         if self.options.mode == "pouch" and self.drawn is None:
             return CHANCE
+        return self.side_to_move
+
+    @property
+    def clock_player(self) -> str:
+        """The side to move, also while it draws: draw, play, then stop the clock (the rule book's timed play)."""
         return self.side_to_move
 
     @property
@@ -195,6 +202,9 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
             return
         if self.current_player == CHANCE:
             raise IllegalMoveError(f"{move}: draw a stone from the pouch first", rule="draw")
+        if move.colour not in STONE_COLOURS or not (isinstance(move.pocket, int) and 0 <= move.pocket < len(ALL_NAMES)):
+            raise IllegalMoveError(f"{shown(move)} is not a stone of a three-stones colour on the 9×9 grid",
+                                   rule="notation")
         name = ALL_NAMES[move.pocket]
         if move.pocket not in POCKET_SET:
             raise IllegalMoveError(f"{move}: {name} is not a pocket (the centre and corners are empty)", rule="board")
@@ -277,21 +287,22 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
         words = text.strip().lower().split()
         if len(words) == 2 and words[0] == "draw":
             if words[1] not in STONE_COLOURS:
-                raise IllegalMoveError(f"{text!r}: the pouch holds white, black and clear stones", rule="notation")
+                raise IllegalMoveError(f"{shown(text)}: the pouch holds white, black and clear stones", rule="notation")
             return Draw(words[1])
         if len(words) != 1:
-            raise IllegalMoveError(f"{text!r}: write a move as a pocket (c4) or colour@pocket (clear@c4)", rule="notation")
+            raise IllegalMoveError(f"{shown(text)}: write a move as a pocket (c4) or colour@pocket (clear@c4)",
+                                   rule="notation")
         colour, sep, name = words[0].rpartition("@")
+        if name not in ALL_NAMES:
+            raise IllegalMoveError(f"{shown(text)}: {shown(name)} is not a pocket (a1..i9)", rule="notation")
         if not sep:
-            name = words[0]
             if self.options.mode == "pouch" and self.drawn:
                 colour = self.drawn
             else:
-                raise IllegalMoveError(f"{text!r}: say which stone, e.g. clear@{name}", rule="notation")
+                raise IllegalMoveError(f"{shown(text)}: say which stone, e.g. clear@{name}", rule="notation")
         if colour not in STONE_COLOURS:
-            raise IllegalMoveError(f"{text!r}: {colour!r} is not a stone colour (white, black, clear)", rule="notation")
-        if name not in ALL_NAMES:
-            raise IllegalMoveError(f"{text!r}: {name!r} is not a pocket (a1..i9)", rule="notation")
+            raise IllegalMoveError(f"{shown(text)}: {shown(colour)} is not a stone colour (white, black, clear)",
+                                   rule="notation")
         return Place(colour, ALL_NAMES.index(name))
 
     # ----- positions -------------------------------------------------------------------
@@ -378,7 +389,7 @@ class ThreeStones(Game):
 
     def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> ThreeStonesState:
         cells = self._read_cells(position)
-        raw_options = dict(position.get("options") or {})
+        raw_options = self.position_options(position)
         if "mode" not in raw_options and "in_hand" in position:
             raw_options["mode"] = "pure-skill"
         state = self.new_state(raw_options, seed)
@@ -387,14 +398,12 @@ class ThreeStones(Game):
             state.board[INDEX_OF[name]] = colour
         on_board = {c: sum(1 for v in cells.values() if v == c) for c in STONE_COLOURS}
         state.placed = sum(on_board.values())
-        over = [c for c in STONE_COLOURS if on_board[c] > POUCH[c]]
-        if over:
-            raise PositionError(f"three-stones has {POUCH[over[0]]} {over[0]} stones, the position shows {on_board[over[0]]}")
+        _check_stone_set(on_board, "on the board")
         to_move = position.get("to_move")
         if to_move is None:
             state.assumed.append("to_move not given: assumed from the number of stones and the first player")
         elif to_move not in SIDES:
-            raise PositionError(f"to_move must be white or black, not {to_move!r}")
+            raise PositionError(f"to_move must be white or black, not {shown(to_move)}")
         elif to_move != state.side_to_move:
             # The side to move is given: shift the parity so it holds.
             state.first = BLACK if state.first == WHITE else WHITE
@@ -402,18 +411,24 @@ class ThreeStones(Game):
         if last is None:
             if state.placed:
                 state.assumed.append("last not given: the next stone may go anywhere")
-        elif last not in INDEX_OF or cells.get(last) is None:
-            raise PositionError(f"last must name an occupied pocket, not {last!r}")
+        elif not isinstance(last, str) or last not in INDEX_OF or cells[last] is None:
+            raise PositionError(f"last must name an occupied pocket, not {shown(last)}")
         else:
             state.last = INDEX_OF[last]
         if opts.mode == "pouch":
+            if position.get("in_hand") is not None:
+                raise PositionError("in_hand is for pure skill; this position draws from the pouch (mode pouch)")
             pouch = position.get("pouch")
             if pouch is None:
                 state.pouch = {c: POUCH[c] - on_board[c] for c in STONE_COLOURS}
                 state.assumed.append("pouch not given: the full set less the stones on the board")
             else:
                 state.pouch = _counts(pouch, "pouch")
+                _check_stone_set({c: on_board[c] + state.pouch[c] for c in STONE_COLOURS},
+                                 "on the board and in the pouch")
         else:
+            if position.get("pouch") is not None:
+                raise PositionError("pouch is for the pouch mode; this position is pure skill (in_hand)")
             hands = position.get("in_hand")
             if hands is None:
                 for side in SIDES:
@@ -423,6 +438,7 @@ class ThreeStones(Game):
                 if not isinstance(hands, dict) or set(hands) != set(SIDES):
                     raise PositionError("in_hand must give white and black each a {colour: count} object")
                 state.hands = {side: _counts(hands[side], f"in_hand.{side}") for side in SIDES}
+                _check_hands(state.hands, on_board)
         recount = {side: 0 for side in SIDES}
         for side, _ in state.scoring_triples():
             recount[side] += 1
@@ -433,26 +449,39 @@ class ThreeStones(Game):
         return state
 
     def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
-        cells = self._read_cells(position)
-        board = [None] * (SIZE * SIZE)
-        for name, colour in cells.items():
-            board[INDEX_OF[name]] = colour
-        scores = {WHITE: 0, BLACK: 0}
-        items = []
-        for t in TRIPLES:
-            side = triple_side((board[t[0]], board[t[1]], board[t[2]]))
-            if side:
-                scores[side] += 1
-                items.append({"side": side, "cells": [ALL_NAMES[i] for i in t]})
-        return {"game": self.id, "scores": scores, "items": items}
+        """The points (handicap included) and the scoring triples of a position the rules can reach."""
+        state = self.from_position(position)
+        items = [{"side": side, "cells": [ALL_NAMES[i] for i in triple]} for side, triple in state.scoring_triples()]
+        return {"game": self.id, "scores": state.scores(), "items": items}
+
+
+def _check_stone_set(counts: Mapping[str, int], where: str) -> None:
+    """Refuse more stones of a colour than the set holds (30 white, 30 black, 12 clear)."""
+    for colour in STONE_COLOURS:
+        if counts[colour] > POUCH[colour]:
+            raise UnreachablePositionError(
+                f"three-stones has {POUCH[colour]} {colour} stones, the position shows {counts[colour]} {where}",
+                rule="stone set")
+
+
+def _check_hands(hands: Mapping[str, Mapping[str, int]], on_board: Mapping[str, int]) -> None:
+    """Pure skill: each side holds at most its half of the set, and no stone is in two places."""
+    for side in SIDES:
+        for colour in STONE_COLOURS:
+            if hands[side][colour] > HAND[colour]:
+                raise UnreachablePositionError(
+                    f"in pure skill each side starts with {HAND[colour]} {colour} stones; "
+                    f"in_hand.{side} holds {hands[side][colour]}", rule="hand")
+    _check_stone_set({c: on_board[c] + hands[WHITE][c] + hands[BLACK][c] for c in STONE_COLOURS},
+                     "on the board and in hand")
 
 
 def _counts(data: Any, what: str) -> dict[str, int]:
     if not isinstance(data, dict) or any(k not in STONE_COLOURS for k in data):
-        raise PositionError(f"{what} must be an object of white/black/clear counts")
+        raise PositionError(f"{what} must be an object of white/black/clear counts, not {shown(data)}")
     counts = {c: data.get(c, 0) for c in STONE_COLOURS}
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts.values()):
-        raise PositionError(f"{what} counts must be whole numbers ≥ 0")
+        raise PositionError(f"{what} counts must be whole numbers ≥ 0, not {shown(data)}")
     return counts
 
 

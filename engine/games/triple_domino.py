@@ -105,7 +105,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..core import (
     CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, option,
-    outcome_by_score,
+    outcome_by_score, shown,
 )
 from ..core.state import TIME_FORFEIT
 
@@ -162,7 +162,7 @@ def parse_tile(text: str) -> int:
     """A tile from `a-b-c` (any order of the three numbers: it is the same physical tile)."""
     parts = text.strip().split("-")
     if len(parts) != 3 or not all(p in ("0", "1", "2", "3", "4", "5") for p in parts):
-        raise IllegalMoveError(f"{text!r} is not a tile: write three numbers 0-5 like 1-2-3", rule="notation")
+        raise IllegalMoveError(f"{shown(text)} is not a tile: write three numbers 0-5 like 1-2-3", rule="notation")
     return TILE_INDEX[tuple(sorted(int(p) for p in parts))]  # type: ignore[index]
 
 
@@ -237,10 +237,10 @@ def parse_position_name(text: str) -> int:
     """The triangle id of `U{q},{r}` or `D{q},{r}`."""
     m = _POSITION_RE.match(text.strip())
     if not m:
-        raise IllegalMoveError(f"{text!r} is not a position: write U or D and two coordinates, like D0,-1", rule="notation")
+        raise IllegalMoveError(f"{shown(text)} is not a position: write U or D and two coordinates, like D0,-1", rule="notation")
     q, r = int(m.group(2)), int(m.group(3))
     if abs(q) > LIMIT or abs(r) > LIMIT:
-        raise IllegalMoveError(f"{text!r} is too far out: coordinates run from -{LIMIT} to {LIMIT}", rule="notation")
+        raise IllegalMoveError(f"{shown(text)} is too far out: coordinates run from -{LIMIT} to {LIMIT}", rule="notation")
     return triangle_id(q, r, m.group(1) in "Dd")
 
 
@@ -337,6 +337,8 @@ LogEntry = tuple[int, int, int, str]  # (round, seat, points, reason)
 
 
 class TripleDominoState(State[Move, TripleDominoOptions]):
+    move_types = (Lay, Draw, Pass, Drawn, Deal)
+
     def __init__(self, game: "TripleDomino", options: TripleDominoOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
         n = options.players
@@ -393,7 +395,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         try:
             return self._players.index(player)
         except ValueError:
-            raise IllegalMoveError(f"there is no player {player!r} (players: {', '.join(self._players)})", rule="player") from None
+            raise IllegalMoveError(f"there is no player {shown(player)} (players: {', '.join(self._players)})", rule="player") from None
 
     # ----- the layout --------------------------------------------------------------------------
     def _place(self, tile: int, t: int, rotation: int) -> None:
@@ -567,7 +569,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             if not self.draws and self.can_lay(self.seat):
                 raise IllegalMoveError("pass: the pool is empty and you can lay a tile, so you must lay it", rule="must lay")
             return
-        raise IllegalMoveError(f"{move!r} is not a triple-domino move", rule="notation")
+        raise IllegalMoveError(f"{shown(move)} is not a triple-domino move", rule="notation")
 
     def _check_deal(self, move: Deal) -> None:
         if self.phase != DEAL:
@@ -586,7 +588,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
     def _check_lay(self, move: Lay, player: str) -> None:
         tile, t, rot = move.tile, move.at, move.rotation
         if not (0 <= tile < TILE_COUNT and rot in (0, 1, 2) and isinstance(t, int) and t >= 0):
-            raise IllegalMoveError(f"{move!r} is not a tile, position and rotation", rule="notation")
+            raise IllegalMoveError(f"{shown(move)} is not a tile, position and rotation", rule="notation")
         q, r, _ = triangle_coords(t)
         if abs(q) > LIMIT or abs(r) > LIMIT:
             raise IllegalMoveError(f"{move}: coordinates run from -{LIMIT} to {LIMIT}", rule="notation")
@@ -886,7 +888,7 @@ def opener(hands: list[list[int]]) -> tuple[int, int]:
 def parse_move(text: str) -> Move:
     """Read any triple-domino move in its notation (see the module docstring)."""
     if not isinstance(text, str):
-        raise IllegalMoveError(f"{text!r} is not a move", rule="notation")
+        raise IllegalMoveError(f"{shown(text)} is not a move", rule="notation")
     words = text.strip().split()
     if not words:
         raise IllegalMoveError("an empty move: write lay 1-2-3 @ D0,0 r0, draw or pass", rule="notation")
@@ -905,10 +907,10 @@ def parse_move(text: str) -> Move:
         tile = parse_tile(m.group(1))
         rotation = int(m.group(3))
         if rotation > 2:
-            raise IllegalMoveError(f"{text!r}: the rotation is r0, r1 or r2", rule="notation")
+            raise IllegalMoveError(f"{shown(text)}: the rotation is r0, r1 or r2", rule="notation")
         return Lay(tile, parse_position_name(m.group(2)), 0 if IS_TRIPLE[tile] else rotation)
     raise IllegalMoveError(
-        f"{text!r}: write a move as lay 1-2-3 @ D0,0 r0, draw or pass", rule="notation")
+        f"{shown(text)}: write a move as lay 1-2-3 @ D0,0 r0, draw or pass", rule="notation")
 
 
 def _parse_deal(body: str, text: str) -> Deal:
@@ -917,7 +919,7 @@ def _parse_deal(body: str, text: str) -> Deal:
     if sep:
         start = parse_tile(rest)
     if not main.strip():
-        raise IllegalMoveError(f"{text!r}: a deal lists the hands, like deal 0-0-1,1-2-3|2-2-5,...", rule="notation")
+        raise IllegalMoveError(f"{shown(text)}: a deal lists the hands, like deal 0-0-1,1-2-3|2-2-5,...", rule="notation")
     hands = tuple(tuple(sorted(parse_tile(t) for t in hand.split(",") if t.strip())) for hand in main.replace(" ", "").split("|"))
     return Deal(hands, start)
 
@@ -1153,11 +1155,11 @@ class TripleDomino(Game):
             phase = PLAY if layout or any(hands) else DEAL
             state.assumed.append(f"phase not given: assumed {phase!r}")
         elif phase not in PHASES:
-            raise PositionError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+            raise PositionError(f"phase must be one of {', '.join(PHASES)}, not {shown(phase)}")
         start_tile = None
         to_move = position.get("to_move")
         if to_move is not None and to_move not in players:
-            raise PositionError(f"to_move must be one of {', '.join(players)}, not {to_move!r}")
+            raise PositionError(f"to_move must be one of {', '.join(players)}, not {shown(to_move)}")
         if phase == PLAY and not layout:
             if len(players) == 1:
                 raise PositionError("a solitaire round starts with its start tile laid on U0,0")
@@ -1172,7 +1174,7 @@ class TripleDomino(Game):
             state.assumed.append(f"to_move not given: assumed {to_move}")
         given_start = position.get("start_tile")
         if given_start is not None and (start_tile is None or _read_tile(given_start, "start_tile") != start_tile):
-            raise PositionError(f"start_tile {given_start!r} does not follow from the start rule and the layout")
+            raise PositionError(f"start_tile {shown(given_start)} does not follow from the start rule and the layout")
         seat = players.index(to_move)
         turn = position.get("turn") or {}
         if not isinstance(turn, Mapping):
@@ -1222,11 +1224,11 @@ def _whole(value: Any) -> bool:
 
 def _read_tile(text: Any, what: str) -> int:
     if not isinstance(text, str):
-        raise PositionError(f"{what}: {text!r} is not a tile like '1-2-3'")
+        raise PositionError(f"{what}: {shown(text)} is not a tile like '1-2-3'")
     try:
         return parse_tile(text)
     except IllegalMoveError:
-        raise PositionError(f"{what}: {text!r} is not a tile like '1-2-3'") from None
+        raise PositionError(f"{what}: {shown(text)} is not a tile like '1-2-3'") from None
 
 
 def _read_tiles(data: Any, what: str, keep_order: bool = False) -> list[int]:
@@ -1250,7 +1252,7 @@ def read_layout(data: Any) -> dict[int, tuple[int, int]]:
             raise PositionError(f"layout names {name} twice")
         words = value.split() if isinstance(value, str) else []
         if len(words) != 2 or not re.fullmatch(r"r[0-2]", words[1]):
-            raise PositionError(f"layout {name}: write the tile and rotation like '1-2-3 r0', not {value!r}")
+            raise PositionError(f"layout {name}: write the tile and rotation like '1-2-3 r0', not {shown(value)}")
         tile = _read_tile(words[0], f"layout {name}")
         layout[t] = (tile, 0 if IS_TRIPLE[tile] else int(words[1][1]))
     numbers: dict[int, tuple[int, int]] = {}
@@ -1286,7 +1288,7 @@ def read_scores(position: Mapping[str, Any], players: tuple[str, ...]) -> tuple[
     for entry in raw_log:
         if (not isinstance(entry, Mapping) or entry.get("player") not in players or not _whole(entry.get("points"))
                 or not _whole(entry.get("round")) or not isinstance(entry.get("reason"), str)):
-            raise PositionError(f"score_log entry {entry!r} must be {{round, player, points, reason}} of a player here")
+            raise PositionError(f"score_log entry {shown(entry)} must be {{round, player, points, reason}} of a player here")
         log.append((entry["round"], players.index(entry["player"]), entry["points"], entry["reason"]))
     totals = [0] * len(players)
     for _, seat, pts, _ in log:

@@ -124,9 +124,9 @@ def test_a_triple_says_roll_again() -> None:
     assert "triple: rolled again" in session.board.panel(session.state, session.ui, True)
 
 
-def test_a_whole_game_of_clicks_reaches_the_end() -> None:
-    session = Session.new("sage-stones", {"stones_per_colour": 4}, 56, {"p2": "random"})
-    rng = random.Random(56)
+def click_to_the_end(session: Session, seed: int) -> None:
+    """The people's seats click a random target the board offers; the computer seats play."""
+    rng = random.Random(seed)
     while not session.state.is_over():
         if session.ai_to_move():
             session.play_ai()
@@ -135,6 +135,11 @@ def test_a_whole_game_of_clicks_reaches_the_end() -> None:
         targets = legal(drawing.markup) or [t for t in drawing.targets if t in ("pass", "wipe")]
         assert targets
         session.click(rng.choice(targets))
+
+
+def test_a_whole_game_of_clicks_reaches_the_end() -> None:
+    session = Session.new("sage-stones", {"stones_per_colour": 4}, 56, {"p2": "random"})
+    click_to_the_end(session, 56)
     state = session.state
     markup = session.render_board().markup
     assert "data-target" not in markup
@@ -145,3 +150,13 @@ def test_a_whole_game_of_clicks_reaches_the_end() -> None:
     left = GAME.score_position(state.to_position())["stones_left"]
     for colour, n in left.items():
         assert f'data-left="{colour}">{n}<' in panel
+
+
+def test_the_family_variant_plays_on_to_the_last_place_and_the_panel_ranks_the_players() -> None:
+    options = {"players": 3, "stones_per_colour": 3, "play_for_places": True}
+    session = Session.new("sage-stones", options, 7, {"p2": "medium", "p3": "random"})
+    click_to_the_end(session, 7)
+    places = session.state.outcome().places
+    assert sorted(places) == ["p1", "p2", "p3"] and len(session.state.finished) == 2
+    panel = session.board.panel(session.state, session.ui, False)
+    assert "Places: " + ", ".join(f"{rank}. {p}" for rank, p in enumerate(places, start=1)) in panel

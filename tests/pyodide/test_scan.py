@@ -20,7 +20,7 @@ WEB = ROOT / "web"
 if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
-from engine import PositionError, get_game, score_position  # noqa: E402
+from engine import PositionError, UnreachablePositionError, get_game, score_position  # noqa: E402
 from ui.scan import (COMPANION_MISSING, LOW_CONFIDENCE, ScanError, ScanReading, overlay_svg,  # noqa: E402
                      pick_html, read_answer, result_html, score_html, side_html)
 from ui.session import restore, saved_json  # noqa: E402
@@ -215,6 +215,21 @@ def test_an_impossible_position_says_why() -> None:
     assert set(morris.cells.values()) == {"white", "black"}
     with pytest.raises(PositionError, match="9|nine|pieces"):
         morris.start_session(seed=1)
+
+
+@pytest.mark.parametrize("name", ["morris_3002", "three-stones_3000", "sage-stones_3002"])
+def test_a_board_no_game_reaches_is_not_scored_either(name: str) -> None:
+    """Score and play on refuse alike, with the rule (the companion's score_position does the same)."""
+    scan = reading(name)
+    for loc in scan.cells:
+        scan.cells[loc] = get_game(scan.game).palette[0]  # every location one colour: more than the set holds
+    with pytest.raises(UnreachablePositionError) as scored:
+        scan.score()
+    with pytest.raises(UnreachablePositionError) as played:
+        scan.start_session(seed=1)
+    assert str(scored.value) == str(played.value) and scored.value.rule == played.value.rule
+    with pytest.raises(UnreachablePositionError):
+        score_position(scan.position())
 
 
 # ----- the first screen -----------------------------------------------------------------------------

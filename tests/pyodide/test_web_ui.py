@@ -102,6 +102,7 @@ def test_saved_game_restores_seats_redo_and_position() -> None:
     ('{"format": "something-else"}', "not a Stones game record"),
     ('{"format": "stones-record", "version": 1, "game": "three-stones", "options": {}, "seed": 1,'
      ' "moves": ["draw white", "white@e5"]}', "does not replay"),
+    ("[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),  # Pyodide's stack would give out parsing it
 ])
 def test_corrupt_records_are_refused_with_a_reason(text: str, message: str) -> None:
     with pytest.raises(RecordError, match=message):
@@ -180,6 +181,20 @@ def test_setup_form_has_a_field_per_option_and_reads_back() -> None:
     options = pages.read_options(info["options"], raw)
     assert options == {"mode": "pure-skill", "handicap_white": 3, "first_player": "black"}
     assert pages.players_for("three-stones", options) == ["white", "black"]
+
+
+@pytest.mark.parametrize("game_id,option,options", [
+    ("rings", "random_first", {"players": 3}),
+    ("sage-stones", "play_for_places", {"players": 3}),
+])
+def test_the_new_rule_options_are_checkboxes_on_the_setup_screen(game_id: str, option: str, options: dict) -> None:
+    html = pages.setup(game_id, None, {}, 5)
+    assert f'<input type="checkbox" id="opt-{option}" name="opt:{option}" data-type="bool"' in html
+    chosen = pages.read_options(get_game(game_id).describe()["options"], {**options, option: True})
+    session = Session.new(game_id, chosen, 5, {})
+    assert getattr(session.state.options, option) is True and session.render_board().markup
+    if option == "random_first":  # the draw is made before anyone is asked to move
+        assert not session.state.is_chance_node() and str(session.state.history[0]).startswith("first ")
 
 
 def test_every_ready_game_gets_a_board() -> None:

@@ -141,6 +141,8 @@ class MorrisBoard(Board):
                 cells[src] = None
             cells[dst] = mover
         shown = dict(position, cells=cells)
+        if pending and pending[0] is None:  # the man shown comes out of the hand
+            shown["in_hand"] = {**position["in_hand"], mover: position["in_hand"][mover] - 1}
         items = self.game.score_position(shown)["items"]
         last = state.peek()
         last = last if isinstance(last, M.Move) else None

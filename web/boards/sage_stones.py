@@ -362,6 +362,10 @@ class SageStonesBoard(Board):
             headline = (f'{stone_icon(state.seats[winner], size="big")}<p><strong>{esc(state.owners[winner])}</strong> wins: '
                         f'<strong>{state.seats[winner]}</strong> placed its last stone.</p>' if winner is not None
                         else "<p>Game over.</p>")
+            places = state.outcome().places
+            if places:  # the family variant played on for the other places
+                headline += '<p class="places">Places: ' + ", ".join(
+                    f"{rank}. {esc(player)}" for rank, player in enumerate(places, start=1)) + "</p>"
         else:
             duty = self._duty(state, roll)
             headline = (f'{stone_icon(seat, seat + " stone", "big")}<p><strong>{esc(owner)}</strong> plays '

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from engine import CHANCE, IllegalMoveError, OptionError, RecordError, StonesError, get_game, load_record, save_record
+from engine.core import parse_json
 from engine.ai import LEVELS, levels_of
 from engine.core.state import TIME_FORFEIT
 
@@ -94,8 +95,8 @@ class Session:
         """A game from a record (dict or JSON text): RecordError says what is wrong with it."""
         if isinstance(data, (str, bytes)):
             try:
-                data = json.loads(data)
-            except (ValueError, UnicodeDecodeError) as exc:
+                data = parse_json(data)  # a depth check first: a deeply nested file would crash Pyodide
+            except ValueError as exc:
                 raise RecordError(f"the file is not a game record: not valid JSON ({exc})") from None
         if not isinstance(data, dict):
             raise RecordError("the file is not a game record: a record is a JSON object")

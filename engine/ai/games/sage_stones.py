@@ -91,10 +91,17 @@ class SageKnowledge:
         return tuple(v)
 
     def terminal(self, state: SageStonesState) -> tuple[float, ...] | None:
-        if state.winner is None:
+        outcome = state.outcome()
+        if outcome is None:
             return None
         v = [0.0] * len(self.players)
-        v[self.owner_index[state.winner]] = 1.0
+        if outcome.places:  # played on for places: each place a share, first the most, last none
+            n = len(outcome.places)
+            for rank, player in enumerate(outcome.places):
+                v[self.players.index(player)] = (n - 1 - rank) / (n * (n - 1) / 2)
+        else:
+            for player in outcome.winners:
+                v[self.players.index(player)] = 1.0 / len(outcome.winners)
         return tuple(v)
 
     def evaluate(self, state: SageStonesState) -> tuple[float, ...]:
