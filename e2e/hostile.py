@@ -86,7 +86,7 @@ def read_answer(sock: socket.socket, limit: int = 1 << 20) -> bytes:
             if not chunk:
                 break
             data += chunk
-    except (socket.timeout, ConnectionResetError):
+    except OSError:  # a timeout, a reset, or the socket closed under this reader
         pass
     return data
 
@@ -116,7 +116,7 @@ def seconds_until_closed(sock: socket.socket, most: float) -> float:
                 break
         except socket.timeout:
             continue
-        except ConnectionResetError:
+        except OSError:
             break
     return time.monotonic() - started
 

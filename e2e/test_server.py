@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -22,8 +21,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from e2e_support import CHROMIUM, CHROMIUM_ARGS, DIST, ROOT, ensure_built, free_port, open_app, serving
-from hostile import (connect, dribble, exchange, multipart, read_answer, request_head, seconds_until_closed,
+from e2e_support import DIST, ROOT, ensure_built, free_port, open_app, serving
+from hostile import (connect, dribble, exchange, read_answer, request_head, seconds_until_closed,
                      status_of, upload_head)
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -261,6 +260,26 @@ def test_uploads_take_turns_and_each_client_has_its_share() -> None:
             queued.sendall(b"x" * 90)
             queued.settimeout(10)
             assert status_of(read_answer(queued)) == 200
+
+
+def test_an_upload_waits_for_a_slot_only_so_long() -> None:
+    ensure_built()
+    limits = Limits(uploads=1, queue_seconds=1.0, body_gap_seconds=30, body_seconds=60)
+    app = create_app(DIST, api_routes=[Route("/api/read", swallow, methods=["POST"])], limits=limits)
+    with serving(app) as url:
+        port = int(url.rsplit(":", 1)[1])
+        head = upload_head(port, 100, "application/octet-stream", {"Connection": "close"})
+        with connect(port, "127.0.0.2") as holding:
+            holding.sendall(head + b"x" * 10)
+            time.sleep(0.3)
+            started = time.monotonic()
+            answer = exchange(port, head + b"x" * 100, "127.0.0.3", timeout=10)
+            assert status_of(answer) == 503 and b"no upload slot came free" in answer
+            assert limits.queue_seconds <= time.monotonic() - started < limits.queue_seconds + SLACK
+            holding.sendall(b"x" * 90)
+            holding.settimeout(10)
+            assert status_of(read_answer(holding)) == 200
+        assert status_of(exchange(port, head + b"x" * 100, "127.0.0.3", timeout=10)) == 200  # the slot came back
 
 
 def test_one_client_cannot_hold_every_connection() -> None:

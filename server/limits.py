@@ -8,8 +8,9 @@ uploads stalled just short of the size limit were all held open (issue 20). Here
   `head_seconds` of the connection opening or of the last answer; a connection beyond
   `connections` in all or `connections_per_client` from one address is refused at once.
 - `UploadLimits` (the request): a request with a body waits for one of `uploads` slots (a
-  queue of at most `waiting_uploads`, and `uploads_per_client` per address), then its body
-  must keep coming (`body_gap_seconds`) and be complete within `body_seconds`.
+  queue of at most `waiting_uploads`, each for at most `queue_seconds`, and
+  `uploads_per_client` per address), then its body must keep coming (`body_gap_seconds`)
+  and be complete within `body_seconds`.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ class Limits:
     body_gap_seconds: float = 10.0  # a silence this long in the middle of an upload: the sender has stalled
     body_seconds: float = 60.0  # a whole upload: 20 MB in a minute is 2.7 Mbit/s, a phone on Wi-Fi takes seconds
     uploads: int = 4  # uploads held at once (arriving, queued for the reader, read): 4 x 20 MB at most
-    waiting_uploads: int = 64  # uploads queued for those slots, a socket and 64 kB each; more are refused (503)
-    uploads_per_client: int = 4  # one address's share: a person choosing another photo while one is read
+    uploads_per_client: int = 2  # one address's share (half the slots): a second photo chosen while one is read
+    waiting_uploads: int = 64  # uploads queued for a slot, a socket and 64 kB each; more are refused (503)
+    queue_seconds: float = 180.0  # the longest wait for a slot: the whole queue, read 2 at a time at 5 s a photo
     connections: int = 512  # open connections in all: well under the usual limit of 1024 open files
     connections_per_client: int = 32  # a browser opens 6 a host; a page, its workers and a few tabs stay under
 
@@ -52,7 +54,10 @@ def _plain_answer(status: str, reason: str) -> bytes:
 
 
 class GuardedProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline on each request's head and a cap on connections."""
+    """uvicorn's HTTP/1.1 protocol with a deadline on each request's head and a cap on connections.
+
+    It reads uvicorn's `cycle`, `conn` and `connections` (uvicorn is pinned in pyproject.toml).
+    """
 
     def __init__(self, *args: Any, limits: Limits = LIMITS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -138,11 +143,10 @@ class UploadLimits:
             return
         self.per_client[client] += 1
         try:
-            self.waiting += 1
-            try:
-                await self.slots.acquire()
-            finally:
-                self.waiting -= 1
+            if not await self.take_a_slot():
+                await refusal(f"server busy: no upload slot came free in {self.limits.queue_seconds:g} s", "busy",
+                              {"retry-after": "10"})(scope, receive, send)
+                return
             try:
                 await BodyDeadlines(self.app, self.limits)(scope, receive, send)
             finally:
@@ -151,6 +155,18 @@ class UploadLimits:
             self.per_client[client] -= 1
             if not self.per_client[client]:
                 del self.per_client[client]
+
+
+    async def take_a_slot(self) -> bool:
+        """Wait in the queue for a slot, at most `queue_seconds`; False if none came free."""
+        self.waiting += 1
+        try:
+            await asyncio.wait_for(self.slots.acquire(), self.limits.queue_seconds)
+            return True
+        except asyncio.TimeoutError:
+            return False
+        finally:
+            self.waiting -= 1
 
 
 class BodyDeadlines:
