@@ -134,28 +134,26 @@ class UploadLimits:
             return
         client = scope["client"][0] if scope.get("client") else ""
         if self.per_client[client] >= self.limits.uploads_per_client:
-            answer = refusal(f"too many uploads at once from this address (limit {self.limits.uploads_per_client})",
-                             "too_many_requests", {"retry-after": "5"})
-            await answer(scope, receive, send)
+            await refusal(f"too many uploads at once from this address (limit {self.limits.uploads_per_client})",
+                          "too_many_requests", {"retry-after": "5"})(scope, receive, send)
             return
         if self.waiting >= self.limits.waiting_uploads:
             await refusal("server busy: too many uploads waiting", "busy", {"retry-after": "10"})(scope, receive, send)
             return
         self.per_client[client] += 1
         try:
-            if not await self.take_a_slot():
+            if await self.take_a_slot():
+                try:
+                    await BodyDeadlines(self.app, self.limits)(scope, receive, send)
+                finally:
+                    self.slots.release()
+            else:
                 await refusal(f"server busy: no upload slot came free in {self.limits.queue_seconds:g} s", "busy",
                               {"retry-after": "10"})(scope, receive, send)
-                return
-            try:
-                await BodyDeadlines(self.app, self.limits)(scope, receive, send)
-            finally:
-                self.slots.release()
         finally:
             self.per_client[client] -= 1
             if not self.per_client[client]:
                 del self.per_client[client]
-
 
     async def take_a_slot(self) -> bool:
         """Wait in the queue for a slot, at most `queue_seconds`; False if none came free."""
