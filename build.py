@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, data in sorted(files.items(), key=lambda kv: -len(kv[1]))[:6]:
         print(f"  {len(data) / 1e6:7.2f} MB  {name}")
     print(f"  engine.zip {len(files['engine.zip']) / 1e3:.0f} kB, ui.zip {len(files['ui.zip']) / 1e3:.0f} kB; "
-          f"serve with: python -m vision server --dist {os.path.relpath(out)}")
+          f"serve with: python -m server --dist {os.path.relpath(out)}")
     return 0
 
 

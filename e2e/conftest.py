@@ -3,7 +3,7 @@
     python -m pytest e2e -q
 
 One session server: `build.py` runs first if dist/ is older than its sources,
-then `vision.server.create_app(dist)` is served by uvicorn in a background
+then `server.app.create_app(dist)` is served by uvicorn in a background
 thread on a free 127.0.0.1 port. Every test that opens a page fails if the page
 asks for anything but that server (no CDN, no network), and leaves a
 screenshot in e2e/artifacts/.
@@ -93,7 +93,7 @@ def report_renderer_crash(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
-    from vision.server import create_app
+    from server.app import create_app
 
     ensure_built()
     with serving(create_app(DIST)) as url:

@@ -56,11 +56,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serving(app: Any) -> Iterator[str]:
-    """Run an ASGI app under uvicorn in a thread; yields its base URL."""
+    """Run the companion app under uvicorn in a thread, as `python -m server` does; yields its base URL."""
     import uvicorn
 
+    from server.serve import uvicorn_config
+
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -45,7 +45,7 @@ MARKERS_JS = """() => {
 def companion() -> Iterator[str]:
     """The app as `./stones start` serves it: the built files and the photo API."""
     from vision.api import routes
-    from vision.server import create_app
+    from server.app import create_app
 
     ensure_built()
     with serving(create_app(DIST, api_routes=routes)) as url:
@@ -55,7 +55,7 @@ def companion() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def static_only() -> Iterator[str]:
     """The same built app with no photo API behind it (any static file server)."""
-    from vision.server import create_app
+    from server.app import create_app
 
     ensure_built()
     with serving(create_app(DIST)) as url:

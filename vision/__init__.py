@@ -1,7 +1,8 @@
-"""The vision companion: read a phone photo of a board into a position, and serve the web app.
+"""The vision companion: read a phone photo of a board into a position.
 
-    python -m vision server [--port N] [--lan] [--dist DIR]
+    python -m vision read|score PHOTO --game GAME
 
-Heavy dependencies (OpenCV, the ASGI server) are imported by the commands that
-need them, never at package import, so `import vision` stays cheap.
+It contributes the `/api/read` routes (`vision.api.routes`) that the server
+(`python -m server`) mounts. Heavy dependencies (OpenCV) are imported by the
+commands that need them, never at package import, so `import vision` stays cheap.
 """

@@ -1,59 +1,17 @@
-"""Command line of the vision companion: `python -m vision COMMAND ...`.
+"""Command line of the vision companion: `python -m vision read|score PHOTO --game GAME`.
 
 Each command is one function taking its argparse sub-parser: it adds its
 arguments and returns the function that runs it (returning the exit code).
-A new command (read, score) is one such function added to COMMANDS.
+A new command is one such function added to COMMANDS. The app's server is
+its own package: `python -m server`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import Callable
 
-Runner = Callable[[argparse.Namespace], int]
-
-
-def server_command(parser: argparse.ArgumentParser) -> Runner:
-    from .server import DEFAULT_PORT
-
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
-    parser.add_argument("--lan", action="store_true",
-                        help="listen on every interface (0.0.0.0) so phones on this network can connect")
-    parser.add_argument("--dist", type=Path, default=Path("dist"), help="the built web app (default: dist)")
-
-    def run(args: argparse.Namespace) -> int:
-        from .server import serve
-        try:
-            serve(args.dist, port=args.port, lan=args.lan, api_routes=api_routes())
-        except FileNotFoundError as exc:
-            print(f"vision server: {exc}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            pass
-        return 0
-
-    return run
-
-
-def api_routes() -> list:
-    """The photo API (POST /api/read) when its dependencies are installed; the app is served either way."""
-    try:
-        from .api import routes
-    except ImportError as exc:
-        print(f"vision server: photo API unavailable ({exc}); serving the app only", file=sys.stderr)
-        return []
-    return list(routes)
-
-
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
-    "server": ("serve the built web app (and the photo API) over HTTP", server_command),
-}
-
-from .cli import COMMANDS as PHOTO_COMMANDS  # noqa: E402  read, score (OpenCV is imported when they run)
-
-COMMANDS.update(PHOTO_COMMANDS)
+from .cli import COMMANDS, Runner
 
 
 def main(argv: list[str] | None = None) -> int:

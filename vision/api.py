@@ -1,7 +1,7 @@
 """`POST /api/read`: a board photo in (multipart: `image` file + `game` field), a scored position out.
 
-    from vision.api import routes          # list of Starlette routes
-    create_app(dist, api_routes=routes)
+    from vision.api import routes          # the Starlette routes vision contributes
+    server.create_app(dist, api_routes=routes)
 
 Besides the position of SPEC section 5 the answer carries `points` (every location's centre
 in the pixels of the photo as sent, after its EXIF orientation: what a browser shows of
@@ -9,15 +9,19 @@ the file) and `image_size` [w, h] of that photo, so a page can draw the reading 
 `GET /api/read` answers `{"ok": true, "games": [...]}`: the web app asks it before offering
 a photo, so a page served without the companion says so up front.
 
-Limits: 20 MB per upload (checked while streaming, not trusted from headers), the pixel
-limit of `vision.io`, formats told by magic bytes (never by file name).  Errors are
-JSON `{"error": reason, "code": tag}` with a 4xx status.  The pipeline runs in a worker
-thread (at most `MAX_PARALLEL` at once) so the server keeps answering.
+Limits: 20 MB per upload (counted while streaming, not trusted from headers), JPEG, PNG or
+WebP only, told by magic bytes, with the size of `vision.io`'s pixel limit read from the
+header before anything is decoded.  A refusal is raised as `VisionError(reason, code)`; the
+server turns it into JSON `{"error": reason, "code": tag}` with the status of its code.  The
+reading (decoding included) runs in a worker thread, at most `MAX_PARALLEL` at once, so the
+server keeps answering; no refusal keeps the photo's pixels alive after it is answered.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from typing import Any, AsyncIterator
 
 import anyio
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -26,50 +30,66 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from .errors import VisionError
-from .io import MAX_BYTES, declared_size, exif_orientation, sniff
+from .io import FORMATS, MAX_BYTES, checked_size, exif_orientation, sniff
 
 GAMES = ("three-stones", "morris", "rings", "sage-stones")
-MAX_PARALLEL = 2
-_slots = threading.BoundedSemaphore(MAX_PARALLEL)  # readings at once (CPU and memory bound)
+MAX_PARALLEL = 2  # readings at once: each takes a core and up to a few hundred MB for a 40 MP photo
+FORM_SLACK = 64 * 1024  # the multipart envelope and the `game` field around a photo at the limit
+RAW_TYPES = ("image/jpeg", "image/png", "image/webp", "application/octet-stream")
+_slots = threading.BoundedSemaphore(MAX_PARALLEL)
+log = logging.getLogger("vision.api")
 
 
-def _error(reason: str, code: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": reason, "code": code}, status_code=status)
+def too_large() -> VisionError:
+    return VisionError(f"upload too large (limit {MAX_BYTES // 2**20} MB)", "too_large")
 
 
-async def _capped_body(request: Request, limit: int) -> bytes:
+async def capped_stream(request: Request, limit: int) -> AsyncIterator[bytes]:
+    """The request body, refused as soon as it passes `limit` bytes (whatever Content-Length said)."""
     declared = request.headers.get("content-length")
     if declared is not None:
-        try:
-            if int(declared) > limit:
-                raise VisionError(f"upload too large (limit {limit // 2**20} MB)", "too_large", 413)
-        except ValueError:
-            raise VisionError("bad Content-Length header", "bad_request", 400) from None
-    chunks, size = [], 0
+        if not declared.strip().isdigit():
+            raise VisionError("bad Content-Length header", "bad_request")
+        if int(declared) > limit:
+            raise too_large()
+    size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise VisionError(f"upload too large (limit {limit // 2**20} MB)", "too_large", 413)
-        chunks.append(chunk)
-    return b"".join(chunks)
+            raise too_large()
+        yield chunk
+
+
+async def uploaded_photo(request: Request) -> tuple[bytes, str | None]:
+    """The photo's bytes and the `game` field (or query parameter) of an upload."""
+    content_type = request.headers.get("content-type", "")
+    game = request.query_params.get("game")
+    body = capped_stream(request, MAX_BYTES + FORM_SLACK)
+    if content_type.startswith("multipart/form-data"):
+        try:
+            parser = MultiPartParser(request.headers, body, max_files=1, max_fields=8, max_part_size=64 * 1024)
+            form = await parser.parse()
+        except MultiPartException as exc:
+            raise VisionError(f"bad multipart upload: {exc}", "bad_request") from None
+        game = form.get("game") or game
+        upload = form.get("image") or form.get("file") or form.get("photo")
+        if upload is None or isinstance(upload, str):
+            raise VisionError("no image in the upload (send it as the 'image' file field)", "no_image")
+        data = await upload.read()
+        await upload.close()
+        return data, game if isinstance(game, str) else None
+    if content_type.split(";")[0].strip() in RAW_TYPES:
+        return b"".join([chunk async for chunk in body]), game
+    raise VisionError("send multipart/form-data with an 'image' file and a 'game' field", "bad_request")
 
 
 def shown_size(data: bytes) -> tuple[int, int]:
-    """(width, height) of the photo as a browser shows it: stored size, turned by its EXIF orientation."""
-    fmt = sniff(data)
-    size = declared_size(data, fmt) if fmt else None
-    if size is None:  # a format whose header we do not parse (BMP, TIFF): decode it
-        import cv2
-        import numpy as np
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-        if img is None:
-            raise VisionError("not an image: could not decode it", "not_an_image", 415)
-        size = (img.shape[1], img.shape[0])
-    w, h = size
+    """(width, height) of the photo as a browser shows it: the header's size, turned by its EXIF orientation."""
+    w, h = checked_size(data)
     return (h, w) if exif_orientation(data) in (5, 6, 7, 8) else (w, h)
 
 
-def photo_points(reading, shown: tuple[int, int]) -> dict[str, list[float]]:
+def photo_points(reading: Any, shown: tuple[int, int]) -> dict[str, list[float]]:
     """Each location's centre in the shown photo's pixels.
 
     The reading's `H` maps the layout (board units) into `reading.image`, the upright photo
@@ -87,13 +107,13 @@ def photo_points(reading, shown: tuple[int, int]) -> dict[str, list[float]]:
     return {pid: [round(float(x) * sx, 1), round(float(y) * sy, 1)] for pid, (x, y) in zip(layout.ids, xy)}
 
 
-def _run_pipeline(data: bytes, game: str) -> dict:
+def answer(data: bytes, game: str) -> dict[str, Any]:
+    """The reading of a photo as the endpoint answers it (decodes: call it only holding a slot)."""
     from engine import StonesError, score_position
 
     from .pipeline import read_board
     shown = shown_size(data)
-    with _slots:
-        reading = read_board(data, game)
+    reading = read_board(data, game)
     out = reading.position()
     out["points"] = photo_points(reading, shown)
     out["image_size"] = list(shown)
@@ -105,45 +125,35 @@ def _run_pipeline(data: bytes, game: str) -> dict:
     return out
 
 
+def read_in_a_slot(data: bytes, game: str) -> dict[str, Any]:
+    """`answer` while holding one of the MAX_PARALLEL slots; a failure comes out as a fresh VisionError.
+
+    The exception the reader raised is dropped here, in the thread that raised it: its traceback
+    holds the frames that held the decoded photo (hundreds of MB), and passed on through the
+    event loop it would keep them alive until the next garbage collection.
+    """
+    with _slots:
+        try:
+            return answer(data, game)
+        except VisionError as exc:
+            failure = VisionError(exc.reason, exc.code)
+        except Exception as exc:  # noqa: BLE001 — logged here, answered as a clear 500
+            log.exception("reading a %s photo failed", game)
+            failure = VisionError(f"internal error: {type(exc).__name__}", "internal")
+    raise failure
+
+
 async def read_endpoint(request: Request) -> JSONResponse:
-    try:
-        ctype = request.headers.get("content-type", "")
-        body = await _capped_body(request, MAX_BYTES + 64 * 1024)
-        game = request.query_params.get("game")
-        if ctype.startswith("multipart/form-data"):
-            async def replay():
-                yield body
-            try:
-                parser = MultiPartParser(request.headers, replay(), max_files=1, max_fields=8,
-                                         max_part_size=64 * 1024)
-                form = await parser.parse()
-            except MultiPartException as exc:
-                raise VisionError(f"bad multipart upload: {exc}", "bad_request", 400) from None
-            game = form.get("game") or game
-            upload = form.get("image") or form.get("file") or form.get("photo")
-            if upload is None or isinstance(upload, str):
-                raise VisionError("no image in the upload (send it as the 'image' file field)", "no_image", 400)
-            data = await upload.read()
-            await upload.close()
-        elif ctype.split(";")[0].strip() in ("image/jpeg", "image/png", "image/webp", "application/octet-stream"):
-            data = body
-        else:
-            raise VisionError("send multipart/form-data with an 'image' file and a 'game' field", "bad_request", 415)
-        if not game:
-            raise VisionError("missing 'game' field", "no_game", 400)
-        if game not in GAMES:
-            raise VisionError(f"unknown or unreadable game {game!r} (readable: {', '.join(GAMES)})", "unknown_game", 400)
-        if len(data) > MAX_BYTES:
-            raise VisionError(f"image too large (limit {MAX_BYTES // 2**20} MB)", "too_large", 413)
-        if sniff(data) is None:
-            raise VisionError("not an image (JPEG, PNG or WebP expected)", "not_an_image", 415)
-        result = await anyio.to_thread.run_sync(_run_pipeline, data, game)
-        return JSONResponse(result)
-    except VisionError as exc:
-        status = exc.status if 400 <= exc.status < 500 else 422
-        return _error(str(exc), exc.code, status)
-    except Exception as exc:  # noqa: BLE001 — a clear 500, never a stack trace to the client
-        return _error(f"internal error: {type(exc).__name__}", "internal", 500)
+    data, game = await uploaded_photo(request)
+    if not game:
+        raise VisionError("missing 'game' field", "no_game")
+    if game not in GAMES:
+        raise VisionError(f"unknown or unreadable game {game!r} (readable: {', '.join(GAMES)})", "unknown_game")
+    if len(data) > MAX_BYTES:
+        raise too_large()
+    if sniff(data) is None:
+        raise VisionError(f"not an image ({FORMATS} expected)", "not_an_image")
+    return JSONResponse(await anyio.to_thread.run_sync(read_in_a_slot, data, game))
 
 
 async def read_info(request: Request) -> JSONResponse:

@@ -11,8 +11,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 from .errors import VisionError
+
+Runner = Callable[[argparse.Namespace], int]
 
 GAMES = ("three-stones", "morris", "rings", "sage-stones")
 EXIT_CODES = {"no_board": 3, "wrong_game": 3, "too_small": 2, "too_dark": 2}
@@ -23,14 +26,33 @@ def _fail(reason: str, code: int) -> int:
     return code
 
 
+def debug_path_problem(path: Path) -> str | None:
+    """Why `--debug PATH` cannot be written (checked before the photo is read), or None."""
+    import cv2
+    if path.is_dir():
+        return f"--debug {path} is a folder: give the image file to write, such as seen.png"
+    if not cv2.haveImageWriter(str(path)):
+        return f"--debug {path}: the name must end in an image type to write, such as .png or .jpg"
+    if not path.parent.is_dir():
+        return f"--debug {path}: the folder {path.parent} does not exist"
+    return None
+
+
 def _run(args, with_score: bool) -> int:
     from .pipeline import debug_image, read_board
+    if getattr(args, "debug", None):
+        problem = debug_path_problem(args.debug)
+        if problem:
+            return _fail(problem, 2)
     try:
         reading = read_board(args.photo, args.game)
         out = reading.position()
         if with_score:
-            from engine import score_position
-            out["score"] = score_position({"game": reading.game, "cells": reading.cells})
+            from engine import StonesError, score_position
+            try:
+                out["score"] = score_position({"game": reading.game, "cells": reading.cells})
+            except StonesError as exc:  # no game reaches this board (a stone misread?): the reading stands
+                out["score"], out["score_refused"] = None, str(exc)
         if getattr(args, "debug", None):
             import cv2
             ok = cv2.imwrite(str(args.debug), debug_image(reading))
@@ -84,18 +106,17 @@ def main(argv=None) -> int:
 
 # ---- the shape `python -m vision`'s COMMANDS table uses: name -> (help, builder(parser) -> runner)
 
-def _read_builder(parser: argparse.ArgumentParser):
+def _read_builder(parser: argparse.ArgumentParser) -> Runner:
     _common(parser)
     return read_command
 
 
-def _score_builder(parser: argparse.ArgumentParser):
+def _score_builder(parser: argparse.ArgumentParser) -> Runner:
     _common(parser)
     return score_command
 
 
-COMMANDS = {
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], Runner]]] = {
     "read": ("read a board photo into a position (JSON on stdout)", _read_builder),
     "score": ("read a board photo and add the engine's score (JSON on stdout)", _score_builder),
 }
-"""Wire with one line in vision/__main__.py: `COMMANDS.update(__import__("vision.cli").cli.COMMANDS)`."""

@@ -1,15 +1,18 @@
 """Reading and validating photos: bytes or a path in, an upright BGR image out.
 
-Formats are told by their magic bytes, never by the file name.  EXIF orientation is
-honoured (OpenCV's `IMREAD_COLOR` applies it for JPEG; we apply it ourselves for the
-formats where it does not, and double-check JPEG).
+Only JPEG, PNG and WebP are read, told by their magic bytes (never by the file name), and
+each one's size is read from its header before anything is decoded: a small file that
+declares a huge image (a TIFF, BMP or any other format OpenCV would decode) never reaches
+the decoder.  EXIF orientation is honoured (we apply it ourselves, the same way for every
+format).  A file is read only if it is a regular file, and never more than the upload limit
+of it, whatever its size claims.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import struct
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,20 +23,17 @@ MAX_BYTES = 20 * 1024 * 1024          # upload / file limit
 MAX_PIXELS = 40_000_000               # refuse larger images (decompression bombs)
 MIN_SIDE = 320                        # below this no board can be read
 WORK_LONG_SIDE = 1600                 # images are brought down to this for reading
+FORMATS = "JPEG, PNG or WebP"         # what `sniff` recognises, as the refusals name it
 
 
 def sniff(data: bytes) -> str | None:
-    """The image format from magic bytes: 'jpeg', 'png', 'webp', 'bmp', 'tiff' or None."""
+    """The image format from magic bytes: 'jpeg', 'png', 'webp', or None for anything else."""
     if data[:3] == b"\xff\xd8\xff":
         return "jpeg"
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return "png"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
-    if data[:2] == b"BM":
-        return "bmp"
-    if data[:4] in (b"II*\x00", b"MM\x00*"):
-        return "tiff"
     return None
 
 
@@ -80,9 +80,35 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+HEADER_SIZE = {"png": _png_size, "jpeg": _jpeg_size, "webp": _webp_size}
+
+
 def declared_size(data: bytes, fmt: str) -> tuple[int, int] | None:
     """(width, height) from the header, before any decoding (None if not told)."""
-    return {"png": _png_size, "jpeg": _jpeg_size, "webp": _webp_size}.get(fmt, lambda d: None)(data)
+    return HEADER_SIZE[fmt](data)
+
+
+def checked_size(data: bytes) -> tuple[int, int]:
+    """The stored (width, height) of a photo we will decode, from its header alone.
+
+    Raises VisionError unless the bytes are a JPEG, PNG or WebP whose header tells a size
+    within MAX_PIXELS and at least MIN_SIDE a side: only then may the decoder see them.
+    """
+    if not data:
+        raise not_an_image("empty file")
+    fmt = sniff(data)
+    if fmt is None:
+        raise not_an_image(f"not a {FORMATS} file")
+    size = declared_size(data, fmt)
+    if size is None:
+        raise VisionError(f"damaged {fmt.upper()} file: its header tells no image size", "damaged")
+    w, h = size
+    if w * h > MAX_PIXELS:
+        raise VisionError(f"image too large ({w}x{h} = {w * h / 1e6:.0f} megapixels; limit {MAX_PIXELS // 10**6})",
+                          "too_many_pixels")
+    if min(w, h) < MIN_SIDE:
+        raise VisionError(f"image too small ({w}x{h}; at least {MIN_SIDE} pixels a side)", "too_small")
+    return size
 
 
 def exif_orientation(data: bytes) -> int:
@@ -133,51 +159,58 @@ def _jpeg_complete(data: bytes) -> bool:
     return tail == b"\xff\xd9"
 
 
-def load_bytes(source: bytes | bytearray | str | os.PathLike) -> bytes:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-    else:
-        p = Path(source)
-        if not p.exists():
-            raise VisionError(f"no such file: {p}", "not_found", 404)
-        if p.is_dir():
-            raise not_an_image(f"{p} is a directory")
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise VisionError(f"file too large ({size / 1e6:.0f} MB; limit {MAX_BYTES // 2**20} MB)", "too_large", 413)
-        data = p.read_bytes()
+def too_large(size: str) -> VisionError:
+    return VisionError(f"image too large ({size}; limit {MAX_BYTES // 2**20} MB)", "too_large")
+
+
+def read_file(path: str | os.PathLike) -> bytes:
+    """A photo file's bytes: a regular file only, and at most MAX_BYTES of it whatever its size claims.
+
+    Opened without blocking (a FIFO would wait for a writer) and checked on the open file, so
+    /dev/zero, a pipe or a directory is refused in one line and nothing is read from it.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise VisionError(f"no such file: {path}", "not_found") from None
+    except OSError as exc:
+        raise VisionError(f"cannot open {path}: {exc.strerror}", "not_found") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise not_an_image(f"{path} is a directory")
+        raise not_an_image(f"{path} is not a regular file (a device, pipe or socket)")
+    with open(fd, "rb") as file:
+        data = file.read(MAX_BYTES + 1)  # a regular file: returns at its end or at the limit, never blocks
     if len(data) > MAX_BYTES:
-        raise VisionError(f"image too large ({len(data) / 1e6:.0f} MB; limit {MAX_BYTES // 2**20} MB)", "too_large", 413)
+        raise too_large(f"over {MAX_BYTES // 2**20} MB")
+    return data
+
+
+def load_bytes(source: bytes | bytearray | memoryview | str | os.PathLike) -> bytes:
+    data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else read_file(source)
+    if len(data) > MAX_BYTES:
+        raise too_large(f"{len(data) / 1e6:.0f} MB")
     return data
 
 
 def decode(data: bytes) -> np.ndarray:
-    """Validated, upright BGR uint8 image, at most WORK_LONG_SIDE on its long side."""
-    if not data:
-        raise not_an_image("empty file")
+    """Validated, upright BGR uint8 image, at most WORK_LONG_SIDE on its long side.
+
+    Nothing reaches OpenCV's decoder before `checked_size` has read a safe size from the header.
+    """
+    checked_size(data)
     fmt = sniff(data)
-    if fmt is None:
-        raise not_an_image("not a JPEG, PNG or WebP file")
-    size = declared_size(data, fmt)
-    if size is not None:
-        w, h = size
-        if w * h > MAX_PIXELS:
-            raise VisionError(f"image too large ({w}x{h} = {w * h / 1e6:.0f} megapixels; limit {MAX_PIXELS // 10**6})",
-                              "too_many_pixels", 413)
-        if min(w, h) < MIN_SIDE:
-            raise VisionError(f"image too small ({w}x{h}; at least {MIN_SIDE} pixels a side)", "too_small", 422)
     if fmt == "jpeg" and not _jpeg_complete(data):
-        raise VisionError("truncated or damaged JPEG (no end marker)", "damaged", 422)
-    buf = np.frombuffer(data, np.uint8)
+        raise VisionError("truncated or damaged JPEG (no end marker)", "damaged")
     # IMREAD_IGNORE_ORIENTATION: we apply EXIF ourselves, the same way for every format
-    img = cv2.imdecode(buf, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if img is None:
         raise not_an_image(f"could not decode this {fmt.upper()} file (damaged?)")
     h, w = img.shape[:2]
-    if h * w > MAX_PIXELS:
-        raise VisionError(f"image too large ({w}x{h}; limit {MAX_PIXELS // 10**6} megapixels)", "too_many_pixels", 413)
-    if min(h, w) < MIN_SIDE:
-        raise VisionError(f"image too small ({w}x{h}; at least {MIN_SIDE} pixels a side)", "too_small", 422)
+    if h * w > MAX_PIXELS or min(h, w) < MIN_SIDE:  # the decoder disagreed with the header
+        raise VisionError(f"damaged {fmt.upper()} file: its header says one size and its data another", "damaged")
     img = apply_orientation(img, exif_orientation(data))
     h, w = img.shape[:2]
     s = WORK_LONG_SIDE / max(h, w)

@@ -94,8 +94,8 @@ def read_board(source, game: str) -> Reading:
     t0 = time.perf_counter()
     if game not in GAMES:
         if game == "triple-domino":
-            raise VisionError("triple-domino boards cannot be read from photos yet", "unsupported_game", 400)
-        raise VisionError(f"unknown game {game!r} (readable: {', '.join(GAMES)})", "unknown_game", 400)
+            raise VisionError("triple-domino boards cannot be read from photos yet", "unsupported_game")
+        raise VisionError(f"unknown game {game!r} (readable: {', '.join(GAMES)})", "unknown_game")
     img = source if isinstance(source, np.ndarray) else read_image(source)
     _check_light(img)
     layout = get_layout(game)

@@ -25,15 +25,6 @@ SAMPLE = {"morris": "morris_3002", "three-stones": "three-stones_3000", "rings":
           "sage-stones": "sage-stones_3002"}
 
 
-@pytest.fixture(scope="module")
-def app():
-    pytest.importorskip("starlette")
-    from starlette.applications import Starlette
-
-    from vision.api import routes
-    return Starlette(routes=routes)
-
-
 def _truth(name: str) -> dict:
     path = PHOTOS / f"{name}.json"
     if not path.exists():

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
+from vision import api
 from vision.cli import main
+
+ROOT_E2E = Path(__file__).resolve().parents[2] / "e2e"
+if str(ROOT_E2E) not in sys.path:
+    sys.path.insert(0, str(ROOT_E2E))
+from hostile import tiff_bomb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 PHOTOS = Path(__file__).parent / "photos"
@@ -106,15 +117,6 @@ def _multipart(fields: dict, files: dict) -> tuple[bytes, str]:
     return b"".join(parts), f"multipart/form-data; boundary={b}"
 
 
-@pytest.fixture(scope="module")
-def app():
-    pytest.importorskip("starlette")
-    from starlette.applications import Starlette
-
-    from vision.api import routes
-    return Starlette(routes=routes)
-
-
 def test_api_reads_a_photo(app):
     photo = _photo("sage-stones")
     body, ctype = _multipart({"game": "sage-stones"}, {"image": ("whatever.txt", photo.read_bytes())})
@@ -153,3 +155,105 @@ def test_api_concurrent_requests(app):
     results = asyncio.run(both())
     assert all(s == 200 for s, _ in results)
     assert results[0][1]["cells"] == results[1][1]["cells"] == results[2][1]["cells"]
+
+
+# ------------------------------------------------------------------ what the CLI refuses up front (issue 20, items 6-7)
+
+def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The CLI in a child process held to 4 GB of address space: a file read without bound fails it, not the tests."""
+    def cap_memory() -> None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    return subprocess.run([sys.executable, "-m", "vision", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=timeout, preexec_fn=cap_memory)
+
+
+def test_a_device_is_refused_without_being_read():
+    """/dev/zero says its size is 0 and never ends: nothing of it is read."""
+    r = _cli("read", "/dev/zero", "--game", "morris")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "not a regular file" in r.stderr
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    fifo = tmp_path / "photo.jpg"
+    os.mkfifo(fifo)
+    r = _cli("read", str(fifo), "--game", "morris", timeout=30)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not a regular file" in r.stderr
+
+
+def test_a_directory_is_refused(tmp_path):
+    r = _cli("read", str(tmp_path), "--game", "morris")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "is a directory" in r.stderr
+
+
+@pytest.mark.parametrize("debug", ["seen", "seen.xyz", ".", "no-such-folder/seen.png"])
+def test_a_debug_path_that_cannot_be_written_is_refused_before_reading(capsys, tmp_path, monkeypatch, debug):
+    photo = _photo("morris")
+    monkeypatch.chdir(tmp_path)
+    read = []
+    monkeypatch.setattr("vision.pipeline.read_board", lambda *a: read.append(a))
+    code = main(["read", str(photo), "--game", "morris", "--debug", debug])
+    cap = capsys.readouterr()
+    assert code == 2 and cap.out == "" and not read
+    assert cap.err.count("\n") == 1 and "--debug" in cap.err
+
+
+# ------------------------------------------------------------------ what the API decodes, and when (issue 20, item 1)
+
+def test_api_refuses_a_tiff_bomb_without_decoding_it(app, no_decoding):
+    body, ctype = _multipart({"game": "morris"}, {"image": ("bomb.tif", tiff_bomb())})
+    status, out = _call(app, body, ctype)
+    assert status == 415 and out["code"] == "not_an_image" and "JPEG, PNG or WebP" in out["error"]
+
+
+def test_api_decodes_only_holding_a_reading_slot(app, monkeypatch):
+    held = []
+    real = cv2.imdecode
+
+    def watching(buf, flags):
+        held.append(api._slots._value < api.MAX_PARALLEL)  # one of the slots is taken: this reading's
+        return real(buf, flags)
+    monkeypatch.setattr(cv2, "imdecode", watching)
+    body, ctype = _multipart({"game": "morris"}, {"image": ("grey.jpg", _grey_jpeg())})
+    assert _call(app, body, ctype)[0] == 422
+    assert held == [True]
+
+
+def test_a_refused_photo_leaves_no_pixels_behind(app, monkeypatch):
+    """The decoded photo of a refusal is freed as the refusal is answered, not at the next garbage collection."""
+    decoded = []
+    real = cv2.imdecode
+
+    def tracking(buf, flags):
+        image = real(buf, flags)
+        decoded.append(weakref.ref(image))
+        return image
+    monkeypatch.setattr(cv2, "imdecode", tracking)
+    body, ctype = _multipart({"game": "morris"}, {"image": ("grey.jpg", _grey_jpeg())})
+    gc.collect()
+    gc.disable()
+    try:
+        status, out = _call(app, body, ctype)
+        alive = [ref for ref in decoded if ref() is not None]
+    finally:
+        gc.enable()
+    assert status == 422 and out["code"] == "no_board", out
+    assert decoded and not alive
+
+
+def _grey_jpeg() -> bytes:
+    """A flat grey photo: decoded, then refused as blank."""
+    ok, buf = cv2.imencode(".jpg", np.full((900, 1200, 3), 128, np.uint8))
+    assert ok
+    return buf.tobytes()
+
+
+def test_score_of_a_board_no_game_reaches_keeps_the_reading_and_says_why(capsys):
+    """As the API does: the reading stands, unscored, with the rule the board breaks (here a
+    photo whose two colours have all their stones placed, a sage-stones board no game reaches)."""
+    photo = PHOTOS / "sage-stones_3002.jpg"
+    assert main(["score", str(photo), "--game", "sage-stones"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["score"] is None and out["score_refused"]
+    assert len(out["cells"]) == 63

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import io
+import struct
 from pathlib import Path
 
 import cv2
@@ -147,3 +147,45 @@ def test_a_search_past_its_time_limit_is_refused_with_that_reason(monkeypatch):
     for game in ("morris", "three-stones"):
         err = _reason(_photo(game), game)
         assert err.code == "no_board" and "time a reading may take" in str(err), str(err)
+
+
+# ---- image bombs: a few bytes declaring a huge image reach no decoder (issue 20, item 1)
+
+BIG = 20_000  # a side: BIG x BIG is 400 megapixels, 1.2 GB decoded
+# each format OpenCV decodes other than JPEG, PNG and WebP: its magic bytes and a header declaring BIG x BIG
+OTHER_FORMATS = {
+    "tiff": b"II*\x00\x08\x00\x00\x00\x02\x00" + struct.pack("<HHII", 256, 4, 1, BIG) + struct.pack("<HHII", 257, 4, 1, BIG)
+            + b"\x00" * 4,
+    "bmp": b"BM" + struct.pack("<IHHI", 54, 0, 0, 54) + struct.pack("<IiiHHIIiiII", 40, BIG, BIG, 1, 8, 1, 0, 0, 0, 0, 0),
+    "gif": b"GIF89a" + struct.pack("<HHBBB", BIG, BIG, 0, 0, 0) + b"\x3b",
+    "pnm": f"P6\n{BIG} {BIG}\n255\n".encode() + b"\x00" * 64,
+    "pam": f"P7\nWIDTH {BIG}\nHEIGHT {BIG}\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n".encode(),
+    "pfm": f"PF\n{BIG} {BIG}\n-1.0\n".encode(),
+    "hdr": f"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y {BIG} +X {BIG}\n".encode(),
+    "sun raster": struct.pack(">8I", 0x59A66A95, BIG, BIG, 24, 0, 2, 0, 0),
+    "jpeg 2000": b"\xff\x4f\xff\x51" + struct.pack(">HHIIIIIIIIH", 47, 0, BIG, BIG, 0, 0, BIG, BIG, 0, 0, 3),
+    "exr": b"\x76\x2f\x31\x01\x02\x00\x00\x00",
+    "avif": struct.pack(">I", 24) + b"ftypavif\x00\x00\x00\x00avifmif1",
+}
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_FORMATS))
+def test_every_other_format_is_refused_before_decoding(no_decoding, name):
+    with pytest.raises(VisionError) as info:
+        decode(OTHER_FORMATS[name])
+    assert info.value.code == "not_an_image" and "JPEG, PNG or WebP" in str(info.value)
+
+
+def test_a_jpeg_whose_header_tells_no_size_is_refused_before_decoding(no_decoding):
+    no_frame = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 64 + b"\xff\xd9"
+    with pytest.raises(VisionError) as info:
+        decode(no_frame)
+    assert info.value.code == "damaged" and "size" in str(info.value)
+
+
+def test_a_webp_canvas_over_the_pixel_limit_is_refused_from_its_header(no_decoding):
+    vp8x = b"RIFF\x00\x00\x00\x00WEBPVP8X" + struct.pack("<I", 10) + b"\x00" * 4
+    vp8x += (16383).to_bytes(3, "little") * 2  # a 16384 x 16384 canvas: 268 megapixels
+    with pytest.raises(VisionError) as info:
+        decode(vp8x)
+    assert info.value.code == "too_many_pixels"
