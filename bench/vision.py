@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from vision.errors import VisionError  # noqa: E402
 from vision.layouts import GAMES, get_layout, misread  # noqa: E402
 from vision.photogen.design import matches  # noqa: E402
-from vision.photogen.seeds import TEST_SET_COMMAND, TRAIN_SEEDS, set_of  # noqa: E402
+from vision.photogen.seeds import NARROW_TRAIN_SEEDS, TEST_SET_COMMAND, TRAIN_SEEDS, set_of  # noqa: E402
 from vision.classify import use_models  # noqa: E402
 from vision.pipeline import read_board  # noqa: E402
 
@@ -61,7 +61,7 @@ def run(dirs: list[Path], games: list[str], verbose: bool = True, by: str | None
             design = (meta.get("render") or {}).get("design") or {}
             if where and not (design and all(matches(design, cond) for cond in where)):
                 continue
-            if set_of(meta) in TRAIN_SEEDS:
+            if set_of(meta) in TRAIN_SEEDS + NARROW_TRAIN_SEEDS:
                 raise SystemExit(f"{jf}: rendered with training seed {set_of(meta)}: not a test photo")
             photo = jf.with_name(meta.get("image", jf.stem + ".jpg"))
             if not photo.exists():

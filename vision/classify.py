@@ -30,6 +30,15 @@ PX_PER_RADIUS = 12.0
 SAMPLE_LIFT = {"morris": 0.4, "rings": 0.4}
 
 
+def _first_harmonic(o: tuple[np.ndarray, np.ndarray], values: np.ndarray) -> np.ndarray:
+    """How much `values` (one row per location, at offsets `o`) rise toward one side: the
+    size of their first circular harmonic.  A dome lit from one side is shaded across its body
+    and casts a shadow to the other; a flat dot, printed or painted, is even all round."""
+    ang = np.arctan2(o[0], o[1]).astype(np.float64)
+    centred = values - values.mean(1, keepdims=True)
+    return np.hypot(centred @ np.cos(ang), centred @ np.sin(ang)) * (2.0 / len(ang))
+
+
 def _offsets(rad_px: float, r0: float, r1: float) -> tuple[np.ndarray, np.ndarray]:
     R = int(math.ceil(r1 * rad_px)) + 1
     yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
@@ -42,7 +51,7 @@ def feature_names() -> list[str]:
     return ["L0", "a0", "b0", "dL", "da", "db", "chroma", "hcos", "hsin", "sL", "sa", "sb",
             "bright", "vbright", "dark", "grad", "ringgrad", "cdist", "refL", "refa", "refb",
             "p10", "p90", "dL_out", "cd_in", "sat_in", "lmax", "spot", "lapvar", "ringstd",
-            "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap", "foot_ink"]
+            "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap", "foot_ink", "shade", "shadow"]
 
 
 def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:
@@ -88,6 +97,8 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     o_mid = _offsets(PX_PER_RADIUS, 0, 0.9)
     o_ring = _offsets(PX_PER_RADIUS, 0.8, 1.2)
     o_foot = _offsets(PX_PER_RADIUS, 0, 0.45)
+    o_body = _offsets(PX_PER_RADIUS, 0.2, 0.75)
+    o_shadow = _offsets(PX_PER_RADIUS, 1.05, 1.45)
     h, w = L.shape
     ix, iy = np.round(centres).astype(int).T
 
@@ -125,7 +136,11 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
         F[:, isat] - np.median(F[:, isat]),
         F[:, ilap] - np.median(F[:, ilap]),
     ], 1).astype(np.float32)
-    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None]], 1)
+    # a stone is a raised body: shaded across, with a shadow beside it (on the board's plane)
+    shade = _first_harmonic(o_body, take(o_body, L))
+    shadow = _first_harmonic(o_shadow, take(o_shadow, L_foot))
+    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None],
+                        np.stack([shade, shadow], 1).astype(np.float32)], 1)
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 
