@@ -224,7 +224,7 @@ def wood(light, dark, rng: np.random.Generator, planks: bool = False) -> dict:
     return {"kind": "wood", "light": lin(light), "dark": lin(dark), "wave": str(rng.choice(["BANDS", "RINGS"])),
             "ring_scale": round(float(rng.uniform(0.08, 0.25) if planks else rng.uniform(0.12, 0.4)), 3),
             "distortion": round(float(rng.uniform(0.5, 4)), 2), "detail_scale": round(float(rng.uniform(0.4, 1.2)), 2),
-            "late_share": round(float(rng.uniform(0.55, 0.85)), 3),
+            "late_share": round(float(rng.uniform(0.72, 0.92)), 3),
             "grain_scale": [1.0, 1.0, 1.0], "grain_deg": round(float(rng.choice([0, 90]) + rng.normal(0, 3)), 2),
             "offset": [round(float(v), 2) for v in rng.uniform(-50, 50, 3)],
             "fibre_scale": round(float(rng.uniform(3, 8)), 2), "roughness": round(float(rng.uniform(0.3, 0.6)), 3),
