@@ -27,6 +27,7 @@ LATHE_SEGMENTS = 40     # sides of a round solid: smooth at a stone's size in a 
 NOISE_THRESHOLD = 0.08  # adaptive sampling's noise level: the denoiser takes the rest
 MIN_SAMPLES = 8         # samples every pixel gets before adaptive sampling may stop it
 NOISE_DETAIL = 3.0       # octaves of the procedural textures: finer ones cost time and blur away at 1600 px
+MIX_SOCKETS = {"RGBA": (6, 7, 2), "FLOAT": (2, 3, 0)}  # the Mix node's A, B inputs and result per data type
 SHARP_DEG = 35.0        # a board edge sharper than this stays sharp; a pocket's facets are shaded smooth
 
 
@@ -154,36 +155,29 @@ class Nodes:
         for key, value in inputs.items():
             self.bsdf.inputs[key.replace("_", " ")].default_value = value
 
+    def feed(self, socket, value) -> None:
+        """An input from a number, an RGB list or another node's output."""
+        if isinstance(value, (int, float)):
+            socket.default_value = float(value)
+        elif isinstance(value, (list, tuple)):
+            socket.default_value = (*value, 1.0)
+        else:
+            self.link(value, socket)
+
     def math(self, op: str, a, b=None):
         n = self.node("ShaderNodeMath", operation=op)
-        for slot, v in ((0, a), (1, b)):
-            if v is None:
-                continue
-            if isinstance(v, (int, float)):
-                n.inputs[slot].default_value = float(v)
-            else:
-                self.link(v, n.inputs[slot])
+        self.feed(n.inputs[0], a)
+        if b is not None:
+            self.feed(n.inputs[1], b)
         return n.outputs[0]
 
-    def mix_colour(self, factor, a, b):
-        n = self.node("ShaderNodeMix", data_type="RGBA")
-        for slot, v in ((0, factor), (6, a), (7, b)):
-            if isinstance(v, (int, float)):
-                n.inputs[slot].default_value = float(v)
-            elif isinstance(v, (list, tuple)):
-                n.inputs[slot].default_value = (*v, 1.0)
-            else:
-                self.link(v, n.inputs[slot])
-        return n.outputs[2]
-
-    def mix_value(self, factor, a, b):
-        n = self.node("ShaderNodeMix", data_type="FLOAT")
-        for slot, v in ((0, factor), (2, a), (3, b)):
-            if isinstance(v, (int, float)):
-                n.inputs[slot].default_value = float(v)
-            else:
-                self.link(v, n.inputs[slot])
-        return n.outputs[0]
+    def mix(self, data_type: str, factor, a, b):
+        """Blender's Mix node: `a` where factor is 0, `b` where it is 1 (RGBA colours or FLOAT values)."""
+        first, second, result = MIX_SOCKETS[data_type]
+        n = self.node("ShaderNodeMix", data_type=data_type)
+        for slot, v in ((0, factor), (first, a), (second, b)):
+            self.feed(n.inputs[slot], v)
+        return n.outputs[result]
 
     def object_coords(self, scale: list[float] | float = 1.0, turn_deg: float = 0.0, offset=(0.0, 0.0, 0.0)):
         """The object's own coordinates (cm), turned about z, then scaled per axis, then moved:
@@ -216,11 +210,11 @@ def surface_colour(nodes: Nodes, spec: dict):
         nodes.link(wave.outputs["Fac"], ramp.inputs["Fac"])
         fibre = nodes.node("ShaderNodeTexNoise", Scale=spec["fibre_scale"], Detail=NOISE_DETAIL)
         nodes.link(nodes.object_coords([0.08, 3.0, 1.0], spec["grain_deg"]), fibre.inputs["Vector"])
-        return nodes.mix_colour(nodes.math("MULTIPLY", fibre.outputs["Fac"], 0.25), ramp.outputs["Color"], spec["dark"])
+        return nodes.mix("RGBA", nodes.math("MULTIPLY", fibre.outputs["Fac"], 0.25), ramp.outputs["Color"], spec["dark"])
     noise = nodes.node("ShaderNodeTexNoise", Scale=spec.get("mottle_scale", 2.0), Detail=NOISE_DETAIL)
     nodes.link(nodes.object_coords(1.0), noise.inputs["Vector"])
     darker = [c * (1.0 - spec.get("mottle", 0.05)) for c in spec["rgb"]]
-    return nodes.mix_colour(noise.outputs["Fac"], darker, spec["rgb"])
+    return nodes.mix("RGBA", noise.outputs["Fac"], darker, spec["rgb"])
 
 
 def surface_bump(nodes: Nodes, spec: dict):
@@ -280,17 +274,17 @@ def add_artwork(nodes: Nodes, art: dict, colour, bump):
     lines = nodes.math("MULTIPLY", channels.outputs["Red"], on_top)
     marks = nodes.math("MULTIPLY", channels.outputs["Green"], on_top)
     if art["style"] == "groove":
-        colour = nodes.mix_colour(nodes.math("MULTIPLY", lines, art["groove_shade"]), colour, [0.0, 0.0, 0.0])
+        colour = nodes.mix("RGBA", nodes.math("MULTIPLY", lines, art["groove_shade"]), colour, [0.0, 0.0, 0.0])
         groove = nodes.node("ShaderNodeBump", invert=True, Strength=1.0, Distance=art["groove_depth"])
         nodes.link(lines, groove.inputs["Height"])
         if bump is not None:
             nodes.link(bump.outputs["Normal"], groove.inputs["Normal"])
         bump = groove
     else:
-        colour = nodes.mix_colour(lines, colour, art["line_rgb"])
-        rough = nodes.mix_value(lines, nodes.bsdf.inputs["Roughness"].default_value, art["line_roughness"])
+        colour = nodes.mix("RGBA", lines, colour, art["line_rgb"])
+        rough = nodes.mix("FLOAT", lines, nodes.bsdf.inputs["Roughness"].default_value, art["line_roughness"])
         nodes.link(rough, nodes.bsdf.inputs["Roughness"])
-    colour = nodes.mix_colour(marks, colour, art["marker_rgb"])
+    colour = nodes.mix("RGBA", marks, colour, art["marker_rgb"])
     return colour, bump
 
 
