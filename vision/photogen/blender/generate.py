@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[3]
 BLENDER_PYTHON = ROOT / ".venv-blender" / "bin" / "python"
 BPY_SCRIPT = Path(__file__).with_name("bpy_scene.py")
 GENERATOR = "vision.photogen.blender"
-SAMPLES = 16                # with OpenImageDenoise: clean at about 40 s a 1600x1200 photo on 2 cores
+SAMPLES = 8                 # with OpenImageDenoise as clean as 16 here: 120 CPU s a 1600x1200 photo against 200
 PROJECTION_TOLERANCE_PX = 0.05  # our projection against Blender's own world_to_camera_view
 
 
