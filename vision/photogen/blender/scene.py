@@ -21,7 +21,7 @@ from .design import DRAWN, PAINTS, PAPERS, WOODS_DARK, WOODS_LIGHT, Design
 SENSOR_MM = 36.0      # the camera's sensor width spans the photo's long side (Blender's AUTO fit)
 FRAME_MARGIN = 0.03   # the whole board stays this share of the frame inside its edges
 KEY_IRRADIANCE = 3.0  # the main light's strength on the board (the photo is exposed afterwards)
-PROFILE_STEPS = 12    # points of a quarter of a stone's outline
+PROFILE_STEPS = 12    # points on a quarter of a round outline (a stone's, a pocket's bowl)
 
 
 # ----------------------------------------------------------------- shapes
@@ -72,7 +72,7 @@ class Seat:
         if self.kind == "cap":
             steps = [self.radius * i / PROFILE_STEPS for i in range(PROFILE_STEPS + 1)]
             bowl = [(rho, top - self.depth_at(rho)) for rho in steps]
-            return [(0.0, bowl[0][1]), *bowl[1:], (self.radius * 1.01, above), (0.0, above)]
+            return [*bowl, (self.radius * 1.01, above), (0.0, above)]
         if self.kind == "cone":
             return [(0.0, top - self.depth), (self.radius * 1.05, top + 0.05 * self.depth), (0.0, top + 0.05 * self.depth)]
         c = self.chamfer
