@@ -97,15 +97,56 @@ def open_app_offline(page: Any, context: Any, url: str) -> None:
     open_app(page, url)
 
 
-def start_three_stones(page: Any, mode: str = "pure-skill", seed: int = 1, seats: dict[str, str] | None = None) -> None:
+def set_option(page: Any, name: str, value: Any) -> None:
+    """One rule option on the set-up screen, whatever its control (menu, checkbox, number or text)."""
+    field = page.locator(f"#opt-{name}")
+    kind = field.evaluate("e => e.tagName === 'SELECT' ? 'select' : e.type")
+    if kind == "select":
+        field.select_option(str(value))
+    elif kind == "checkbox":
+        field.set_checked(bool(value))
+    else:
+        field.fill(str(value))
+        field.dispatch_event("change")
+
+
+def set_up(page: Any, game: str, seats: dict[str, str] | None = None, seed: int | None = None,
+           options: dict[str, Any] | None = None, think: float | None = None, match: str = "people") -> None:
+    """Home → the game's set-up → Start: the players first ("Who plays": `match`, every seat a person unless
+    `seats` says otherwise), then under More options the rule `options`, the thinking time and the seed
+    (the seed only where the game so set up has chance)."""
     page.click("[data-action=home]")
-    page.click('[data-game="three-stones"]')
-    page.select_option("#opt-mode", mode)
+    page.click(f'[data-game="{game}"]')
+    options = dict(options or {})
+    if "players" in options:
+        players = options.pop("players")
+        set_option(page, "players", players)
+        page.wait_for_function(f"document.querySelectorAll('#seats .seat select').length === {players}")
+    page.select_option("#match", match)
     for player, kind in (seats or {}).items():
         page.select_option(f"#seat-{player}", kind)
-    page.fill("#seed", str(seed))
+    if options or think is not None or seed is not None:
+        if page.get_attribute("#more-options", "open") is None:
+            page.click("#more-options summary")
+    for name, value in options.items():
+        set_option(page, name, value)
+    if think is not None:
+        page.fill("#think", str(think))
+    if seed is not None and page.query_selector("#seed"):
+        page.fill("#seed", str(seed))
     page.click("button[data-action=start]")
-    page.wait_for_selector("svg.board-three-stones")
+    page.wait_for_selector("#board svg")
+
+
+def menu_action(page: Any, action: str) -> None:
+    """A game action from the play screen's "More" menu (New game, Export, Open a saved game)."""
+    if page.get_attribute("#game-menu", "open") is None:
+        page.click("#game-menu summary")
+    page.click(f"#game-menu button[data-action={action}]")
+
+
+def start_three_stones(page: Any, mode: str = "pure-skill", seed: int = 1, seats: dict[str, str] | None = None) -> None:
+    set_up(page, "three-stones", seats, seed, {"mode": mode})
 
 
 def legal_targets(page: Any) -> list[str]:
@@ -147,7 +188,7 @@ def play_moves(page: Any, count: int, rng: random.Random | None = None, colours:
 
 def export_record(page: Any) -> dict[str, Any]:
     with page.expect_download() as download:
-        page.click("button[data-action=export]")
+        menu_action(page, "export")
     return json.loads(open(download.value.path(), encoding="utf-8").read())
 
 

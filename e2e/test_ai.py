@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from e2e_support import legal_targets, open_app
+from e2e_support import legal_targets, menu_action, open_app, set_up
 
 from engine import load_record
 
@@ -19,21 +19,13 @@ pytestmark = pytest.mark.browser
 HUMAN_TURN = ("document.body.dataset.state === 'over' || "
               "!!document.querySelector('button[data-action=hint]:not([disabled])')")
 THINKING = "[data-thinking]"
+WORKER_READY = "window.stonesAI.status === 'ready'"
 AI_TIMEOUT = 60_000  # ms: the worker's first start (Pyodide in a worker) on two busy cores
 
 
 def start_game(page: Any, game: str, seats: dict[str, str], think: float, seed: int = 1,
                options: dict[str, str] | None = None) -> None:
-    page.click("[data-action=home]")
-    page.click(f'[data-game="{game}"]')
-    for name, value in (options or {}).items():
-        page.select_option(f"#opt-{name}", value)
-    for player, kind in seats.items():
-        page.select_option(f"#seat-{player}", kind)
-    page.fill("#think", str(think))
-    page.fill("#seed", str(seed))
-    page.click("button[data-action=start]")
-    page.wait_for_selector("#board svg")
+    set_up(page, game, seats, seed, options, think)
 
 
 def saved(page: Any) -> dict[str, Any]:
@@ -68,6 +60,7 @@ def human_moves_then_ai_thinks(page: Any, game: str = "morris") -> int:
 @pytest.mark.parametrize("game, options", [("morris", {}), ("three-stones", {"mode": "pure-skill"})])
 def test_whole_game_against_the_hard_computer(page, base_url, shot, console_errors, game, options) -> None:
     open_app(page, base_url)
+    page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)  # every reply from the worker (none on the page)
     start_game(page, game, {"black": "hard"}, think=0.2, seed=3, options=options)
     rng = random.Random(3)
     thought = 0
@@ -83,7 +76,8 @@ def test_whole_game_against_the_hard_computer(page, base_url, shot, console_erro
     state = load_record(record)  # every move the page played, the computer's included, replays in the engine
     assert state.is_over()
     assert record["app"]["seats"]["black"] == "hard"
-    assert page.eval_on_selector_all("#moves .dot-black", "els => els.length") >= thought - 1
+    assert page.eval_on_selector_all("#moves .words b", "els => els.filter(b => b.textContent === 'Black').length") \
+        >= thought - 1
     assert page.evaluate("window.stonesAI.status") == "ready"
     assert page.evaluate("window.stonesAI.answered") >= thought - 1  # one answer per reply (the last move may end it)
     outcome = state.outcome()
@@ -96,13 +90,13 @@ def test_the_page_stays_responsive_while_the_computer_thinks(page, base_url, sho
     open_app(page, base_url)
     page.evaluate("() => { window.painted = 0; const tick = () => { window.painted++; requestAnimationFrame(tick); }; tick(); }")
     start_game(page, "morris", {"black": "hard"}, think=2.0, seed=4)
-    page.wait_for_function("window.stonesAI.status === 'ready'", timeout=AI_TIMEOUT)
+    page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)
     human_moves_then_ai_thinks(page)
     frames = page.evaluate("window.painted")
     answered = page.evaluate("window.stonesAI.answered")
     # a click is handled by the page's Python while the worker searches: export the game so far
     with page.expect_download() as download:
-        page.click("button[data-action=export]")
+        menu_action(page, "export")
     assert json.loads(open(download.value.path(), encoding="utf-8").read())["moves"] == saved(page)["moves"]
     assert "Exported the game" in page.text_content("#message")
     page.click("#rules summary")
@@ -134,7 +128,7 @@ def test_hint_shows_the_move_on_the_board(page, base_url, shot) -> None:
 def test_undo_while_the_computer_thinks_drops_its_move(page, base_url) -> None:
     open_app(page, base_url)
     start_game(page, "morris", {"black": "hard"}, think=2.0, seed=7)
-    page.wait_for_function("window.stonesAI.status === 'ready'", timeout=AI_TIMEOUT)
+    page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)
     answered = page.evaluate("window.stonesAI.answered")
     human_moves_then_ai_thinks(page)
     page.click("button[data-action=undo]")
@@ -146,11 +140,11 @@ def test_undo_while_the_computer_thinks_drops_its_move(page, base_url) -> None:
 
 def test_reload_during_a_think_restores_the_game_and_the_computer_moves(page, base_url, shot) -> None:
     open_app(page, base_url)
+    page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)
     start_game(page, "morris", {"black": "hard"}, think=2.0, seed=8)
     human_moves_then_ai_thinks(page)
-    open_app(page, base_url)  # reload mid-think
-    assert page.query_selector("svg.board-morris") is not None and plies(page) == 1
-    page.wait_for_selector(THINKING)
+    open_app(page, base_url)  # reload mid-think: the page thinks the move itself while its worker starts again
+    assert page.query_selector("svg.board-morris") is not None and plies(page) >= 1
     page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
     assert plies(page) == 2 and saved(page)["app"]["seats"]["black"] == "hard"
     shot(page)
@@ -168,7 +162,7 @@ def test_offline_a_game_against_the_computer_still_plays(page, context, base_url
             click_move(page, "three-stones", random.Random(before))
             page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
             assert plies(page) >= before + 3  # the person's move, the draw, the computer's reply (and a draw)
-        assert page.evaluate("window.stonesAI.status") == "ready"
+        page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)  # its files came from the cache too
     finally:
         context.set_offline(False)
 
@@ -194,3 +188,23 @@ def worker_cannot_start(page: Any, base_url: str, shot: Any) -> None:
     page.click("button[data-action=ai-here]")
     page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
     assert plies(page) == 2 and page.query_selector("[data-ai-problem]") is None
+
+
+def test_until_its_worker_is_ready_the_page_thinks_the_reply_itself(browser, live_server) -> None:
+    """A worker slow to start (a phone, a busy machine) does not hold up the reply: the page thinks it."""
+    context = browser.new_context(service_workers="block")  # so the route below sees the worker's script
+    context.route("**/ai-worker.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body="// a worker that never gets ready"))
+    page = context.new_page()
+    try:
+        open_app(page, live_server + "/")
+        start_game(page, "morris", {"black": "hard"}, think=0.3, seed=12)
+        for _ in range(2):
+            before = plies(page)
+            click_move(page, "morris", random.Random(before))
+            page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
+            assert plies(page) == before + 2  # the person's move and the computer's reply
+        assert page.evaluate("window.stonesAI.status") == "starting" and page.evaluate("window.stonesAI.answered") == 0
+        assert page.evaluate("window.stonesAIMoves.length") == 2 and page.query_selector("[data-ai-problem]") is None
+    finally:
+        context.close()

@@ -39,7 +39,16 @@ def test_setup_form_follows_the_options_schema(page, base_url, shot) -> None:
                 assert field.get_attribute("min") == str(opt["minimum"])
             if opt["maximum"] is not None:
                 assert field.get_attribute("max") == str(opt["maximum"])
-    assert page.eval_on_selector_all("#seats select", "els => els.map(e => e.value)") == ["human", "human"]
+    # the usual line-up first: you against the computer (medium); the rule switches wait under More options
+    assert page.input_value("#match") == "medium"
+    assert page.eval_on_selector_all("#seats .seat select", "els => els.map(e => e.value)") == ["human", "medium"]
+    assert not page.is_visible('[name="opt:mode"]') and not page.is_visible("#seed")
+    page.click("#more-options summary")
+    assert page.is_visible('[name="opt:mode"]') and page.is_visible("#seed")  # the pouch deals by chance
+    page.select_option("#match", "people")
+    assert page.eval_on_selector_all("#seats .seat select", "els => els.map(e => e.value)") == ["human", "human"]
+    page.select_option("#seat-white", "hard")
+    assert page.input_value("#match") == "custom"
     # a bad combination is explained before starting
     page.fill('[name="opt:clock_white_minutes"]', "30")
     page.dispatch_event('[name="opt:clock_white_minutes"]', "change")

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import open_app, open_app_offline
+from e2e_support import open_app, open_app_offline, set_up
 
 from engine import get_game, load_record, save_record, score_position
 from engine.games.morris import POINT_NAMES
@@ -17,14 +17,7 @@ GAME = get_game("morris")
 
 
 def start_morris(page: Any, seed: int = 1, seats: dict[str, str] | None = None, flying: bool = False) -> None:
-    page.click("[data-action=home]")
-    page.click('[data-game="morris"]')
-    if flying:
-        page.check("#opt-flying")
-    for player, kind in (seats or {}).items():
-        page.select_option(f"#seat-{player}", kind)
-    page.fill("#seed", str(seed))
-    page.click("button[data-action=start]")
+    set_up(page, "morris", seats, seed, {"flying": True} if flying else {})
     page.wait_for_selector("svg.board-morris")
 
 

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import export_record, move_count, open_app, open_app_offline
+from e2e_support import export_record, move_count, open_app, open_app_offline, set_up
 
 from engine import load_record, score_position
 from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
@@ -22,13 +22,7 @@ def circle_points(circle: str) -> list[str]:
 
 
 def start_rings(page: Any, players: int = 2, seed: int = 1) -> None:
-    page.click("[data-action=home]")
-    page.click('[data-game="rings"]')
-    page.fill("#opt-players", str(players))
-    page.dispatch_event("#opt-players", "change")
-    page.wait_for_function(f"document.querySelectorAll('#seats select').length === {players}")
-    page.fill("#seed", str(seed))
-    page.click("button[data-action=start]")
+    set_up(page, "rings", seed=seed, options={"players": players})
     page.wait_for_selector("svg.board-rings")
 
 

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_support import open_app, open_app_offline
+from e2e_support import open_app, open_app_offline, set_up
 
 from engine import get_game, load_record, score_position
 
@@ -17,13 +17,7 @@ BOARD = "svg.board-sage-stones"
 
 
 def start_sage(page: Any, seed: int, stones: int = 10, seats: dict[str, str] | None = None) -> None:
-    page.click("[data-action=home]")
-    page.click('[data-game="sage-stones"]')
-    page.fill("#opt-stones_per_colour", str(stones))
-    for player, kind in (seats or {}).items():
-        page.select_option(f"#seat-{player}", kind)
-    page.fill("#seed", str(seed))
-    page.click("button[data-action=start]")
+    set_up(page, "sage-stones", seats, seed, {"stones_per_colour": stones})
     page.wait_for_selector(BOARD)
 
 

@@ -3,7 +3,7 @@
 A committed test photo goes through the page's file chooser to POST /api/read (the real
 OpenCV pipeline), and what the page draws over the photo is compared with the photo's
 ground truth: every marker, measured on screen, sits on a true location and shows
-what lies there. Then one cell is corrected by tapping, Score must show the engine's
+what lies there. Then one cell is corrected from its palette, Score must show the engine's
 score of the corrected board, and Continue opens that board as a saved game. A file
 that is not a photo gets the companion's reason; an app served without the companion
 says what to start before any photo is taken.
@@ -29,16 +29,24 @@ READ_TIMEOUT = 90_000  # ms: the companion reads a photo in 2-5 s on two busy co
 # Each marker as shown: its location, colour, classes and centre in the photo's own pixels
 # (measured from the screen, so the overlay's scaling onto the photo is part of the check).
 MARKERS_JS = """() => {
-  const img = document.querySelector('.scan-photo img');
-  const box = img.getBoundingClientRect();
-  return [...document.querySelectorAll('#scan-overlay [data-cell]')].map((g) => {
+  const svg = document.querySelector('#scan-overlay');
+  const box = svg.getBoundingClientRect();
+  const view = svg.viewBox.baseVal;
+  return [...svg.querySelectorAll('[data-cell]')].map((g) => {
     const hit = g.querySelector('.hit').getBoundingClientRect();
     return {cell: g.dataset.cell, colour: g.dataset.colour, doubt: g.classList.contains('doubt'),
             checked: g.classList.contains('checked'),
-            x: (hit.x + hit.width / 2 - box.x) / box.width * img.naturalWidth,
-            y: (hit.y + hit.height / 2 - box.y) / box.height * img.naturalHeight};
+            x: view.x + (hit.x + hit.width / 2 - box.x) / box.width * view.width,
+            y: view.y + (hit.y + hit.height / 2 - box.y) / box.height * view.height};
   });
 }"""
+
+
+def set_cell(page: Any, cell: str, colour: str) -> None:
+    """Tap a location, pick what is there from its palette."""
+    page.click(f'#scan-overlay [data-cell="{cell}"]')
+    page.click(f'#scan-palette [data-colour="{colour}"]')
+    assert page.query_selector("#scan-palette") is None
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +133,9 @@ def test_scan_check_correct_score_and_play_on_from_a_phone(open_page, companion:
     scan_photo(page, "three-stones", PHOTOS / truth["image"])
     page.wait_for_selector("text=Reading the board…")
     page.wait_for_selector("#scan-overlay", timeout=READ_TIMEOUT)
-    assert page.evaluate("[document.querySelector('.scan-photo img').naturalWidth, "
-                         "document.querySelector('.scan-photo img').naturalHeight]") == truth["size"]
+    width, height = truth["size"]  # the photo is drawn in its own pixels
+    assert page.get_attribute("#scan-overlay", "data-fit") == f"0.0 0.0 {width:.1f} {height:.1f}"
+    assert page.get_attribute("#scan-overlay image", "width") == str(width)
     # the photo and its overlay fit the phone's width
     photo_box = page.locator(".scan-photo").bounding_box()
     assert photo_box["x"] >= 0 and photo_box["x"] + photo_box["width"] <= 390
@@ -136,9 +145,13 @@ def test_scan_check_correct_score_and_play_on_from_a_phone(open_page, companion:
     assert page.get_attribute(".scan-count", "data-to-check") == str(doubtful)
     shot(page, "read")
 
-    # tap an empty location: it becomes the first colour, marked as checked
+    # tap an empty location: its palette offers empty and each colour; white is picked, marked as checked
     empty = sorted(loc for loc, colour in cells.items() if colour is None)[0]
     page.click(f'#scan-overlay [data-cell="{empty}"]')
+    assert page.eval_on_selector_all("#scan-palette [data-colour]", "els => els.map(e => e.dataset.colour)") \
+        == ["empty", "white", "black", "clear"]
+    assert page.get_attribute('#scan-palette [data-colour="empty"]', "aria-pressed") == "true"
+    page.click('#scan-palette [data-colour="white"]')
     marker = page.locator(f'#scan-overlay [data-cell="{empty}"]')
     assert marker.get_attribute("data-colour") == "white"
     assert "checked" in marker.get_attribute("class").split()
@@ -152,14 +165,15 @@ def test_scan_check_correct_score_and_play_on_from_a_phone(open_page, companion:
     assert shown == expected["scores"]
     shot(page, "scored")
     # the score follows a further correction
-    page.click(f'#scan-overlay [data-cell="{empty}"]')
+    set_cell(page, empty, "black")
     corrected[empty] = "black"
     expected = score_position({"game": "three-stones", "cells": corrected})
     assert {s: int(page.text_content(f'[data-scan-score="{s}"]')) for s in expected["scores"]} == expected["scores"]
 
     page.click("button[data-action=scan-play]")
     page.wait_for_selector("svg.board-three-stones")
-    assert "Playing on from the scanned board" in page.text_content("#message")
+    message = page.text_content("#message")
+    assert "Playing on from the scanned board" in message and "not given" not in message and "_" not in message
     on_board = {loc: colour for loc, colour in corrected.items() if colour}
     assert stones(page) == on_board
     saved = json.loads(page.evaluate("localStorage.getItem('stones/current-game')"))
@@ -179,11 +193,16 @@ def test_many_colour_board_on_a_desktop(open_page, companion: str, shot) -> None
     assert photo_box["height"] <= 800 and side_box["x"] >= photo_box["x"] + photo_box["width"]
     stone = sorted(loc for loc, colour in cells.items() if colour)[0]
     page.click(f'#scan-overlay [data-cell="{stone}"]')
-    after = page.get_attribute(f'#scan-overlay [data-cell="{stone}"]', "data-colour")
-    assert after not in (cells[stone], "empty")  # the next colour of the set
-    # from the keyboard: Tab reaches every location, Enter changes it and keeps the focus there
+    assert page.eval_on_selector_all("#scan-palette [data-colour]", "els => els.length") == 10  # no cycling through
+    other = next(c for c in ("red", "blue", "green") if c != cells[stone])
+    page.click(f'#scan-palette [data-colour="{other}"]')
+    assert page.get_attribute(f'#scan-overlay [data-cell="{stone}"]', "data-colour") == other
+    # from the keyboard: Enter opens the palette on the colour there now; a choice keeps the focus on the location
     empty = sorted(loc for loc, colour in cells.items() if colour is None)[0]
     page.focus(f'#scan-overlay [data-cell="{empty}"]')
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.colour") == "empty"
+    page.focus('#scan-palette [data-colour="black"]')
     page.keyboard.press("Enter")
     assert page.get_attribute(f'#scan-overlay [data-cell="{empty}"]', "data-colour") == "black"
     assert page.evaluate("document.activeElement.getAttribute('data-cell')") == empty
@@ -211,7 +230,7 @@ def test_a_position_that_cannot_be_played_says_why(open_page, companion: str, sh
     page.wait_for_selector("#scan-overlay", timeout=READ_TIMEOUT)
     cells = markers_against_truth(page, truth)
     empty = sorted(loc for loc, colour in cells.items() if colour is None)[0]
-    page.click(f'#scan-overlay [data-cell="{empty}"]')  # a tenth white piece
+    set_cell(page, empty, "white")  # a tenth white piece
     page.click("button[data-action=scan-play]")
     message = page.text_content("#scan-message")
     assert "cannot start a game" in message and "white has 9 pieces, the position shows 10" in message
@@ -224,7 +243,8 @@ def test_without_the_companion_the_page_says_what_to_start(open_page, static_onl
     page = open_page(static_only)
     page.click("button[data-action=scan]")
     page.wait_for_selector('[data-companion="missing"]')
-    assert "run ./stones start and open the address it prints" in page.text_content("#scan-status")
+    assert "The scanner runs on the computer that started Stones; open this page from there" in \
+        page.text_content("#scan-status")
     assert not page.is_enabled("button[data-action=scan-camera]")
     assert not page.is_enabled("button[data-action=scan-file]")
     shot(page)
@@ -236,7 +256,8 @@ def test_a_companion_gone_by_the_time_of_the_photo_says_what_to_start(open_page,
     page.route("**/api/read", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
     scan_photo(page, "morris", PHOTOS / truth["image"])  # the check found it; the upload finds nobody
     page.wait_for_selector('[data-companion="missing"]', timeout=READ_TIMEOUT)
-    assert "run ./stones start and open the address it prints" in page.text_content("#scan-status")
+    assert "The scanner runs on the computer that started Stones; open this page from there" in \
+        page.text_content("#scan-status")
     assert page.query_selector("#scan-error") is None  # said once, in the box
     assert not page.is_enabled("button[data-action=scan-file]")
     page.unroute("**/api/read")

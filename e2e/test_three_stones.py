@@ -106,7 +106,7 @@ def test_illegal_moves_are_explained_and_undo_redo_work(page, base_url) -> None:
     page.click("button[data-action=redo]")
     assert move_count(page) == 2
     page.click('#moves button[data-ply="1"]')  # look back at move 1
-    assert "Looking at the position after move 1" in page.text_content("#viewing")
+    assert "Viewing move 1 of 2" in page.text_content("#viewing")
     assert len(stones(page)) == 1
     page.click("button[data-action=live]")
     assert len(stones(page)) == 2
@@ -144,4 +144,4 @@ def test_ai_seat_answers_and_the_pouch_draw_is_shown(page, base_url) -> None:
     page.wait_for_function("document.querySelectorAll('#moves .mv').length === 2", timeout=10_000)
     assert page.get_attribute("[data-turn]", "data-turn") == "white"
     assert page.text_content("[data-pouch-left]") == "70"
-    assert "draw" in page.text_content("#moves")
+    assert "drew" in page.text_content("#moves")

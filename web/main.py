@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any
 
-from pyodide.ffi import create_proxy, to_js
+from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
 from engine import OptionError, StonesError, get_game
@@ -25,6 +25,8 @@ from ui.session import Session, StaleAnswerError, check_think, restore, saved_js
 STORE_KEY = "stones/current-game"
 AI_DELAY = 0.35  # seconds between AI moves, so people can follow them
 AI_TIMEOUT = 90.0  # seconds without an answer (worker start-up included) before the worker counts as failed
+DRAW_ALLOWANCE = 0.15  # seconds kept back from a search for the page to play and draw its move (before any measured)
+MESSAGE_ALLOWANCE = 0.03  # seconds for the request and the answer to cross between page and worker
 
 
 class AIUnavailable(Exception):
@@ -33,6 +35,15 @@ class AIUnavailable(Exception):
 
 def el(element_id: str) -> Any:
     return document.getElementById(element_id)
+
+
+def js_object(data: dict[str, Any]) -> Any:
+    return to_js(data, dict_converter=window.Object.fromEntries)
+
+
+def focus_quietly(node: Any) -> None:
+    """Focus without scrolling the page (the page never moves by itself)."""
+    node.focus(js_object({"preventScroll": True}))
 
 
 class Page:
@@ -46,8 +57,12 @@ class Page:
         self.generation = 0  # bumped by anything that should cancel a pending AI move
         self.ai_pending = False
         self.ai_here = False  # the worker failed and the person chose to let this page think instead
+        self.thinking_here = False  # this page is searching now (the worker was still starting)
         self.ai_problem = ""  # why the worker failed, shown with the choices until one is made
         self.scan = ScanScreen(self)  # the "Scan a board" screen (ui.scan)
+        self.focus_board = False  # put the focus on the board at the next drawing (after Start)
+        self.turn_began = time.time()  # when the player to move got the turn: a computer's reply counts from here
+        self.draw_seconds = DRAW_ALLOWANCE  # how long the page took to play and draw a computer's move, last time
 
     # ----- storage ----------------------------------------------------------------------
     def save(self) -> None:
@@ -75,10 +90,15 @@ class Page:
             self.msg = ("error", f"Your saved game could not be restored: {exc}")
 
     # ----- screens ------------------------------------------------------------------------
+    def new_screen(self, markup: str) -> None:
+        """Another screen: it starts at its top (within a screen the page never scrolls by itself)."""
+        self.root.innerHTML = markup
+        window.scrollTo(0, 0)
+
     def show_home(self) -> None:
         self.screen = "home"
         self.bump()
-        self.root.innerHTML = pages.message(*self.msg) + pages.home(self.saved_summary())
+        self.new_screen(pages.message(*self.msg) + pages.home(self.saved_summary()))
         self.msg = ("", "")
 
     def show_setup(self, game_id: str, error: str = "") -> None:
@@ -87,58 +107,66 @@ class Page:
         self.bump()
         memory = self.setup_memory.get(game_id, {})
         seed = memory.get("seed", random.randrange(1, 1_000_000))
-        self.root.innerHTML = pages.setup(game_id, memory.get("options"), memory.get("seats", {}), seed, error,
-                                          memory.get("think", pages.THINK_DEFAULT))
-        first = self.root.querySelector("select, input")
-        if first:
-            first.focus()
+        self.new_screen(pages.setup(game_id, memory.get("options"), memory.get("seats"), seed, error,
+                                    memory.get("think", pages.THINK_DEFAULT)))
+        focus_quietly(el("match"))
 
     def show_play(self) -> None:
         self.screen = "play"
-        self.root.innerHTML = pages.play_frame(self.session, self.session.board.key_help())
+        self.focus_board = True
+        self.turn_began = time.time()
+        self.new_screen(pages.play_frame(self.session, self.session.board.key_help()))
         self.render_play()
 
     def render_play(self) -> None:
         session = self.session
         active = document.activeElement
-        board_focused = bool(active and active.closest and active.closest("#board"))
+        board_focused = self.focus_board or bool(active and active.closest and active.closest("#board"))
+        self.focus_board = False
         self.clock_turn()
         drawing = session.render_board()
-        shown = session.shown_state()
-        live = session.viewing is None and session.human_to_move()
+        past = session.viewing is not None
         el("status").innerHTML = pages.status(session, self.clock_now(), self.ai_state())
         el("message").innerHTML = pages.message(*self.msg) + self.ai_problem_box()
         el("board").innerHTML = drawing.markup
+        el("board-area").classList.toggle("past", past)
         el("hint").innerHTML = pages.hint_box(session, self.ai_state())
         for name in session.hint_targets():
             target = self.target_element(name)
             if target:
                 target.classList.add("hint-target")
-        el("panel").innerHTML = session.board.panel(shown, session.ui, live)
+        el("panel").innerHTML = session.render_panel()
         el("toolbar").innerHTML = pages.toolbar(session)
         el("viewing").innerHTML = pages.viewing_banner(session)
-        moves = el("moves")
-        moves.innerHTML = pages.moves(session)
-        current = moves.querySelector("li.current")
-        if current:
-            current.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+        self.render_moves()
         # roving tab stop: the cursor (or the first target) is the one board element in the tab order
         cursor = session.ui.get("cursor")
         if cursor not in drawing.targets:
             cursor = next(iter(drawing.targets), None)
             if cursor is not None:
                 session.ui["cursor"] = cursor
-        if cursor is not None:
-            target = self.target_element(cursor)
-            if target:
-                target.setAttribute("tabindex", "0")
-                if board_focused:
-                    target.focus()
+        target = self.target_element(cursor) if cursor is not None else None
+        if target:
+            target.setAttribute("tabindex", "0")
+            if board_focused:
+                focus_quietly(target)
         elif board_focused:
-            el("board").setAttribute("tabindex", "-1")
-            el("board").focus()
+            focus_quietly(el("board"))
         self.msg = ("", "")
         document.body.dataset.state = "over" if session.state.is_over() else "playing"
+
+    def render_moves(self) -> None:
+        """The move list, scrolled inside its own box to the move shown (never the page)."""
+        moves = el("moves")
+        moves.innerHTML = pages.moves(self.session)
+        current = moves.querySelector("li.current")
+        if not current:
+            return
+        top, bottom = current.offsetTop, current.offsetTop + current.offsetHeight
+        if top < moves.scrollTop:
+            moves.scrollTop = top
+        elif bottom > moves.scrollTop + moves.clientHeight:
+            moves.scrollTop = bottom - moves.clientHeight
 
     def target_element(self, name: str) -> Any:
         for node in el("board").querySelectorAll("[data-target]"):
@@ -150,9 +178,9 @@ class Page:
     def after_change(self, save: bool = True) -> None:
         if save:
             self.save()
+        self.schedule_ai(redraw=False)  # the request goes first: the worker searches while the page draws
         if self.screen == "play":
             self.render_play()
-        self.schedule_ai()
 
     def bump(self) -> None:
         """Cancel what is pending: an answer the worker sends for an older generation is dropped."""
@@ -164,7 +192,7 @@ class Page:
     # ----- the computer players: asked through the worker (ai.js), never on this thread -----------
     def ai_state(self) -> str:
         """'here' (the fallback), 'ready', or 'starting' (the worker is still loading Pyodide)."""
-        if self.ai_here:
+        if self.ai_here or self.thinking_here:
             return "here"
         worker = getattr(window, "stonesAI", None)
         return "ready" if worker is None or worker.status == "ready" else "starting"
@@ -183,19 +211,39 @@ class Page:
         el("toolbar").innerHTML = pages.toolbar(self.session)
         el("hint").innerHTML = pages.hint_box(self.session, self.ai_state())
 
-    async def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The worker's answer to a request; on this page's own thread once the person chose that fallback."""
-        if self.ai_here:
-            await asyncio.sleep(0.05)  # let the browser paint "thinking" before the page is busy
-            return json.loads(think.answer_json(json.dumps(request)))
+    def with_deadline(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The request with the wall-clock time its answer must leave the search by: the player's turn
+        began at `turn_began`, and the page needs `draw_seconds` to play and draw the move."""
+        spare = self.draw_seconds + MESSAGE_ALLOWANCE
+        return {**request, "deadline": self.turn_began + request["seconds"] - spare}
+
+    def send(self, request: dict[str, Any]) -> Any:
+        """Post the request to the worker at once (a JS promise of its answer), or None to think on this page:
+        when the person chose that, or while the worker is still starting (its first start takes seconds)."""
+        worker = window.stonesAI
+        if self.ai_here or worker.status in ("idle", "starting"):
+            worker.start()
+            return None
         timeout_ms = int(1000 * (AI_TIMEOUT + 2 * request["seconds"]))
+        return worker.ask(json.dumps(request), timeout_ms)
+
+    async def receive(self, request: dict[str, Any], sent: Any) -> dict[str, Any]:
+        """The answer to a request `send` posted, or thought out here when it posted none."""
+        if sent is None:
+            self.thinking_here = True
+            self.refresh_ai()
+            await asyncio.sleep(0.05)  # let the browser paint "thinking" before the page is busy
+            try:
+                return json.loads(think.answer_json(json.dumps(request)))
+            finally:
+                self.thinking_here = False
         try:
-            text = await window.stonesAI.ask(json.dumps(request), timeout_ms)
+            text = await sent
         except Exception as exc:  # the JS promise was rejected: its message says why
             raise AIUnavailable(str(getattr(exc, "message", "") or exc)) from None
         return json.loads(text)
 
-    def schedule_ai(self) -> None:
+    def schedule_ai(self, redraw: bool = True) -> None:
         session = self.session
         if session is None or self.screen != "play" or self.ai_pending or not session.ai_to_move():
             return
@@ -203,15 +251,18 @@ class Page:
             return  # the person chooses first: try the worker again, or think on this page
         self.ai_pending = True
         session.thinking = "move"
-        self.refresh_ai()
-        asyncio.ensure_future(self.ai_turn(self.generation))
+        asked_at = window.performance.now()
+        request = self.with_deadline(session.ai_request())
+        sent = self.send(request)
+        if redraw:
+            self.refresh_ai()
+        asyncio.ensure_future(self.ai_turn(self.generation, request, sent, asked_at))
 
-    async def ai_turn(self, generation: int) -> None:
+    async def ai_turn(self, generation: int, request: dict[str, Any], sent: Any, asked_at: float) -> None:
         session = self.session
         started = time.monotonic()
-        request = session.ai_request()
         try:
-            answer = await self.ask(request)
+            answer = await self.receive(request, sent)
         except AIUnavailable as exc:
             if generation == self.generation:
                 self.ai_pending = False
@@ -227,17 +278,33 @@ class Page:
         self.ai_pending = False
         session.thinking = None
         played = None
+        drawing = time.monotonic()
         try:
             played = session.play_ai_answer(request, answer, seconds=self.spent())
         except StaleAnswerError:
             pass
         except StonesError as exc:  # the worker's answer failed or the engine refused it: say so, stop
             self.ai_problem = f"its move went wrong ({exc})"
+        self.turn_began = time.time()  # the next player's turn begins as this move shows
         self.after_change()
-        if played is not None:  # request to move on the page, for bench/web.py
-            window.stonesLastAIMove = to_js({"move": played, "ms": (time.monotonic() - started) * 1000,
-                                             "search_s": answer.get("seconds")},
-                                            dict_converter=window.Object.fromEntries)
+        if played is not None:
+            took = time.monotonic() - drawing
+            self.draw_seconds = max(took, (self.draw_seconds + took) / 2)  # up at once, down slowly
+            self.log_ai_move(played, answer, asked_at, time.monotonic() - started)
+
+    @staticmethod
+    def log_ai_move(move: str, answer: dict[str, Any], asked_at: float, seconds: float) -> None:
+        """Each computer move in window.stonesAIMoves, on the page's clock (performance.now), for
+        bench/web.py: when it was asked for, when drawn, and when painted (after the next frame)."""
+        entry = js_object({"move": move, "ms": seconds * 1000, "search_s": answer.get("seconds"),
+                           "asked_at": asked_at, "drawn_at": window.performance.now()})
+        window.stonesAIMoves.push(entry)
+
+        def painted(*_: Any) -> None:
+            entry.painted_at = window.performance.now()
+
+        window.requestAnimationFrame(create_once_callable(
+            lambda *_: window.setTimeout(create_once_callable(painted), 0)))
 
     def ask_hint(self) -> None:
         session = self.session
@@ -249,13 +316,15 @@ class Page:
             return
         session.thinking = "hint"
         session.hint = None
+        request = self.with_deadline(request)
+        sent = self.send(request)
         self.refresh_ai()
-        asyncio.ensure_future(self.hint_turn(self.generation, request))
+        asyncio.ensure_future(self.hint_turn(self.generation, request, sent))
 
-    async def hint_turn(self, generation: int, request: dict[str, Any]) -> None:
+    async def hint_turn(self, generation: int, request: dict[str, Any], sent: Any) -> None:
         session = self.session
         try:
-            answer = await self.ask(request)
+            answer = await self.receive(request, sent)
             failure = ""
         except AIUnavailable as exc:
             answer, failure = {}, str(exc)
@@ -322,6 +391,9 @@ class Page:
     # ----- actions --------------------------------------------------------------------------
     def act(self, action: str, node: Any) -> None:
         session = self.session
+        menu = el("game-menu")
+        if menu:
+            menu.removeAttribute("open")  # an action chosen from the menu closes it
         if action == "home":
             self.show_home()
         elif action == "pick":
@@ -421,18 +493,31 @@ class Page:
             raise OptionError(f"the seed must be a whole number, not {seed_text!r}") from None
         return options, seats, seed
 
-    def setup_changed(self) -> None:
+    def setup_changed(self, changed: Any) -> None:
+        """A set-up field changed: check the options, then bring the rest in line: "Who plays" and the seat
+        menus follow each other and the number of players, and the seed shows only where the game so set
+        up has chance. The field that changed is never redrawn (it has the focus)."""
         error = el("setup-error")
         try:
-            options, seats, _ = self.read_setup()
+            options, seats, seed = self.read_setup()
             players = pages.players_for(self.setup_game, options)
         except StonesError as exc:
             error.textContent = str(exc)
             return
         error.textContent = ""
-        current = [n.getAttribute("name")[5:] for n in el("seats").querySelectorAll("select")]
-        if current != players:
-            el("seats-wrap").innerHTML = pages.seats_fieldset(players, seats, seat_kinds(self.setup_game))
+        kinds = seat_kinds(self.setup_game)
+        match = el("match").value
+        if changed.id == "match" or list(seats) != players:
+            if match in pages.MATCHES:
+                seats = pages.match_seats(match, players, kinds)
+            else:
+                fallback = pages.default_seats(self.setup_game, players)
+                seats = {p: seats.get(p, fallback[p]) for p in players}
+            el("seat-rows").innerHTML = pages.seat_rows(players, seats, kinds)
+        el("match").value = pages.match_of(seats, players, kinds)
+        chance = pages.has_chance(self.setup_game, options)
+        if chance != bool(el("seed")):
+            el("seed-wrap").innerHTML = pages.seed_fieldset(seed) if chance else ""
 
     # ----- export / import -------------------------------------------------------------------
     def export(self) -> None:
@@ -481,6 +566,7 @@ class Page:
 
     # ----- events ---------------------------------------------------------------------------
     def on_click(self, event: Any) -> None:
+        self.turn_began = time.time()  # a click may end the person's turn: the computer's reply counts from here
         closest = getattr(event.target, "closest", None)
         node = closest("[data-action], [data-target], [data-board-action]") if closest else None
         if not node:  # JS null arrives as pyodide's jsnull (falsy), not None
@@ -514,9 +600,10 @@ class Page:
                 asyncio.ensure_future(self.import_file(files.item(0)))
             target.value = ""
         elif self.screen == "setup" and target.closest("#setup"):
-            self.setup_changed()
+            self.setup_changed(target)
 
     def on_key(self, event: Any) -> None:
+        self.turn_began = time.time()  # a key may end the person's turn: the computer's reply counts from here
         if self.screen == "scan":
             self.scan.key(event)
             return
@@ -566,6 +653,7 @@ class Page:
                 self.render_play()
 
 
+window.stonesAIMoves = to_js([])  # the computer's moves as drawn (bench/web.py reads them)
 page = Page()
 _proxies = [create_proxy(page.on_click), create_proxy(page.on_submit), create_proxy(page.on_change),
             create_proxy(page.on_key), create_proxy(page.tick), create_proxy(page.refresh_ai)]

@@ -3,6 +3,7 @@
 // computer players' worker (ai.js) in the background: both wait so they never slow the start.
 // It also shows a readable message if Python fails to start.
 import "./ai.js";
+import "./zoom.js";
 
 const started = performance.now();
 window.stonesStartedAt = started;

@@ -113,9 +113,11 @@ def test_keys_choose_draw_pass_and_zoom() -> None:
     assert board.key(state, "+", ui) is True
     zoomed = re.search(r'viewBox="([^"]+)"', session.render_board().markup).group(1)
     assert float(zoomed.split()[2]) < float(fitted.split()[2])
-    board.action(state, "pan", "left", ui)
-    board.action(state, "view", "10,20,300", ui)
-    assert ui["td_view"] == (10.0, 20.0, 300.0)
+    fit = [float(v) for v in fitted.split()]
+    board.action(state, "view", f"{fit[0] + 150},{fit[1] + 100},150", ui)  # a pinch or a drag ended here
+    assert ui["td_view"] == pytest.approx((fit[0] + 150, fit[1] + 100, 150.0), abs=0.1)
+    board.action(state, "view", "-9999,20,150", ui)  # dragged past the layout: held at its edge
+    assert ui["td_view"][0] == pytest.approx(fit[0] + 75, abs=0.1)
     assert board.key(state, "f", ui) is True
     assert re.search(r'viewBox="([^"]+)"', session.render_board().markup).group(1) == fitted
     board.action(state, "view", "nonsense", ui)  # a bad report from the page changes nothing

@@ -21,8 +21,10 @@ if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
 from engine import PositionError, UnreachablePositionError, get_game, score_position  # noqa: E402
-from ui.scan import (COMPANION_MISSING, LOW_CONFIDENCE, ScanError, ScanReading, overlay_svg,  # noqa: E402
-                     pick_html, read_answer, result_html, score_html, side_html)
+from ui.scan import (COMPANION_HOW, COMPANION_MISSING, FINGER, LOW_CONFIDENCE, NOT_SCANNED, PHONE_WIDTH,  # noqa: E402
+                     ScanError,
+                     ScanReading, assumption_sentence, overlay_svg, palette_html, photo_html, pick_html, read_answer,
+                     result_html, scan_zoom, score_html, side_html)
 from ui.session import restore, saved_json  # noqa: E402
 
 PHOTOS = ROOT / "tests" / "vision" / "photos"
@@ -81,12 +83,12 @@ def test_http_answers_become_a_reading_or_a_reason() -> None:
         with pytest.raises(ScanError) as missing:
             read_answer(status, "<html>Not Found</html>", "three-stones")
         assert missing.value.missing and str(missing.value) == COMPANION_MISSING
-        assert "./stones start" in str(missing.value)
+        assert "computer that started Stones" in str(missing.value) and "./stones" not in str(missing.value)
     with pytest.raises(ScanError) as refused:
         read_answer(415, json.dumps({"error": "not an image (JPEG, PNG or WebP expected)", "code": "not_an_image"}),
                     "morris")
     assert not refused.value.missing
-    assert str(refused.value) == ("The companion could not read this photo: not an image (JPEG, PNG or WebP expected). "
+    assert str(refused.value) == ("The scanner could not read this photo: not an image (JPEG, PNG or WebP expected). "
                                   "Choose a photo of the board instead.")
     with pytest.raises(ScanError, match="looks like a rings board.*Choose that game"):
         read_answer(422, json.dumps({"error": "this looks like a rings board, not morris", "code": "wrong_game"}), "morris")
@@ -95,26 +97,59 @@ def test_http_answers_become_a_reading_or_a_reason() -> None:
 
 
 # ----- corrections -------------------------------------------------------------------------------
-def test_a_tap_cycles_empty_then_each_colour_then_empty() -> None:
+def test_a_location_is_set_to_the_colour_picked_from_its_palette() -> None:
     scan = reading("three-stones_3000")
     empty = next(loc for loc, c in scan.cells.items() if c is None)
-    seen = [scan.cycle(empty) for _ in range(4)]
-    assert seen == ["white", "black", "clear", None]
-    assert empty in scan.checked and scan.corrected() == []
-    scan.cycle(empty)
-    assert scan.corrected() == [empty] and scan.position()["cells"][empty] == "white"
+    palette = palette_html(scan, empty)
+    picks = re.findall(r'data-action="scan-set" data-cell="([^"]+)" data-colour="([^"]+)"', palette)
+    assert picks == [(empty, "empty"), (empty, "white"), (empty, "black"), (empty, "clear")]
+    assert re.search(r'data-colour="empty" aria-pressed="true"', palette)  # what is there now
+    scan.set(empty, "clear")
+    assert scan.cells[empty] == "clear" and empty in scan.checked and scan.corrected() == [empty]
+    scan.set(empty, None)
+    assert scan.corrected() == [] and empty in scan.checked
     with pytest.raises(KeyError):
-        scan.cycle("e5")  # the centre is no location
+        scan.set("e5", "white")  # the centre is no location
+    with pytest.raises(ValueError, match="no red"):
+        scan.set(empty, "red")
 
 
-def test_many_colour_sets_cycle_through_the_colours_on_the_board_first() -> None:
+def test_many_colour_sets_offer_the_colours_on_the_board_first() -> None:
     scan = reading("rings_3000")
     on_board = {c for c in scan.read.values() if c}
-    order = scan.colour_cycle()
+    order = scan.colour_choices()
     assert order[0] is None and set(order[1:]) == set(get_game("rings").palette) and len(order) == 10
     assert set(order[1:1 + len(on_board)]) == on_board
-    red = next(loc for loc, c in scan.cells.items() if c == order[1])
-    assert scan.cycle(red) == order[2]
+    stone = next(loc for loc, c in scan.cells.items() if c == order[1])
+    assert palette_html(scan, stone).count('class="choice"') == 10
+
+
+def test_a_crowded_photo_zooms_at_the_first_tap_so_a_location_fits_a_finger() -> None:
+    rings, morris = reading("rings_3000"), reading("morris_3002")
+    assert rings.tap_zoom() > 2.5 and 1.0 < morris.tap_zoom() < rings.tap_zoom()
+    closest = sorted(rings.spacing.values())[len(rings.spacing) // 10]
+    assert closest * PHONE_WIDTH / rings.size[0] * rings.tap_zoom() >= FINGER  # zoomed, a finger fits
+    assert 'data-zoom-tap="' in overlay_svg(rings)
+    spread = ScanReading(game="morris", read=morris.read, confidence=morris.confidence, size=morris.size,
+                         points={loc: (x * 3, y * 3) for loc, (x, y) in morris.points.items()})
+    assert spread.tap_zoom() == 1.0 and "data-zoom-tap" not in overlay_svg(spread)  # far apart: taps play
+    view: dict = {}
+    assert 'data-fit="0.0 0.0' in overlay_svg(rings, "", view) and 'viewBox="0.0 0.0' in overlay_svg(rings, "", view)
+    zoom = scan_zoom(rings)
+    width, height = rings.size
+    zoom.act(view, "view", f"{width / 4},{height / 4},{width / zoom.tap}", rings_frame(rings))
+    box = [float(v) for v in re.search(r'viewBox="([^"]+)"', overlay_svg(rings, "", view)).group(1).split()]
+    assert box[2] == pytest.approx(width / zoom.tap, abs=0.1)
+    assert box[0] == pytest.approx(max(0.0, width / 4 - box[2] / 2), abs=0.1)
+    # the palette opens where the location is shown in the zoomed photo (a share of the box)
+    near = min(rings.points, key=lambda loc: abs(rings.points[loc][0] - width / 4) + abs(rings.points[loc][1] - height / 4))
+    left = float(re.search(r"left:([\d.]+)%", palette_html(rings, near, view)).group(1))
+    assert left == pytest.approx(min(85.0, max(15.0, 100 * (rings.points[near][0] - box[0]) / box[2])), abs=0.2)
+
+
+def rings_frame(scan: ScanReading):
+    from ui.scan import photo_frame
+    return photo_frame(scan)
 
 
 def test_low_confidence_cells_are_marked_until_a_person_sets_them() -> None:
@@ -126,13 +161,13 @@ def test_low_confidence_cells_are_marked_until_a_person_sets_them() -> None:
     assert {loc for loc, a in drawn.items() if "doubt" in a["class"].split()} == set(doubtful)
     assert "55% sure: check it" in drawn["a1"]["aria-label"]
     assert 'data-to-check="3"' in side_html(scan) and "3 cells to check" in side_html(scan)
-    scan.cycle("d2")
+    scan.set("d2", scan.cells["d2"])
     drawn = cells_drawn(overlay_svg(scan))
     assert "checked" in drawn["d2"]["class"].split() and "doubt" not in drawn["d2"]["class"].split()
     assert drawn["d2"]["aria-label"].endswith(", checked")
     assert "2 cells to check" in side_html(scan)
     for loc in ("a1", "g7"):
-        scan.cycle(loc)
+        scan.set(loc, scan.cells[loc])
     assert scan.to_check() == [] and "Every location read with confidence" in side_html(scan)
 
 
@@ -142,7 +177,7 @@ def test_the_overlay_puts_each_marker_on_its_point_without_overlaps(name: str) -
     scan = reading(name)
     svg = overlay_svg(scan)
     width, height = scan.size
-    assert f'viewBox="0 0 {width:g} {height:g}"' in svg
+    assert f'viewBox="0.0 0.0 {width:.1f} {height:.1f}"' in svg
     drawn = cells_drawn(svg)
     assert set(drawn) == set(scan.cells)
     spacing = scan.spacing
@@ -163,7 +198,8 @@ def test_the_overlay_puts_each_marker_on_its_point_without_overlaps(name: str) -
 def test_the_result_screen_scales_with_the_photo() -> None:
     scan = reading("morris_3002")
     html = result_html(scan, "blob:http://127.0.0.1/abc")
-    assert 'src="blob:http://127.0.0.1/abc"' in html and "aspect-ratio:900 / 1200" in html
+    assert '<image class="scan-image" href="blob:http://127.0.0.1/abc" x="0" y="0" width="900" height="1200"' in html
+    assert "aspect-ratio:900 / 1200" in html and 'id="scan-photo"' in html and "data-zoom-commit" in html
     assert 'id="scan-overlay"' in html and 'data-action="scan-score"' in html and 'data-action="scan-play"' in html
 
 
@@ -173,7 +209,7 @@ def test_score_is_the_engines_score_of_the_corrected_board() -> None:
     before = scan.score()
     assert before == score_position({"game": "three-stones", "cells": scan.read})
     white = [loc for loc, c in scan.cells.items() if c == "white"]
-    scan.cycle(white[0])  # white -> black
+    scan.set(white[0], "black")
     after = scan.score()
     assert after == score_position({"game": "three-stones", "cells": scan.cells})
     assert scan.cells[white[0]] == "black"
@@ -187,8 +223,7 @@ def test_score_is_the_engines_score_of_the_corrected_board() -> None:
 def test_continue_starts_a_saved_game_at_the_corrected_position() -> None:
     scan = reading("morris_3002")
     empty = next(loc for loc, c in scan.cells.items() if c is None)
-    scan.cycle(empty)
-    assert scan.cycle(empty) == "black"  # a black piece more (white has all nine on the board)
+    scan.set(empty, "black")  # a black piece more (white has all nine on the board)
     session = scan.start_session(seed=11)
     start = session.state.to_position()["cells"]
     assert start == scan.cells
@@ -211,7 +246,7 @@ def test_an_impossible_position_says_why() -> None:
     morris = reading("morris_3002")
     for loc, colour in morris.read.items():
         if colour is None:
-            morris.cycle(loc)  # every point white: 24 pieces, more than a player has
+            morris.set(loc, "white")  # every point white: 24 pieces, more than a player has
     assert set(morris.cells.values()) == {"white", "black"}
     with pytest.raises(PositionError, match="9|nine|pieces"):
         morris.start_session(seed=1)
@@ -240,9 +275,41 @@ def test_the_photo_buttons_wait_for_the_companion() -> None:
     assert re.search(r'<input type="file" id="scan-file" accept="image/\*"', ready)
     assert 'data-action="scan-camera" aria-describedby="scan-status">' in ready
     missing = pick_html("morris", False)
-    assert 'data-companion="missing"' in missing and COMPANION_MISSING.split(":")[0] in missing
-    assert "run <code>./stones start</code> and open" in missing and "<code>./stones start --lan</code>" in missing
+    assert 'data-companion="missing"' in missing and COMPANION_MISSING.split(";")[0] in missing
+    assert "<code>./stones start --lan</code>" in missing and "Running Stones yourself?" in missing  # tucked away
     assert 'data-action="scan-camera" aria-describedby="scan-status" disabled>' in missing
     assert 'data-action="scan-recheck"' in missing
-    checking = pick_html("rings", None, error="The companion could not read this photo: too dark.")
+    for game, why in NOT_SCANNED.items():  # listed, not choosable, with the reason
+        assert re.search(f'value="{game}" disabled aria-describedby="why-{game}">', ready) and why in ready
+    checking = pick_html("rings", None, error="The scanner could not read this photo: too dark.")
     assert 'data-companion="checking"' in checking and "too dark" in checking and " disabled>" in checking
+
+
+# ----- words for a person ------------------------------------------------------------------------------
+def test_who_moves_next_is_asked_and_passed_on() -> None:
+    scan = reading("morris_3002")
+    sides, guess = scan.movers()
+    assert sides == ["white", "black"] and guess in sides
+    html = side_html(scan, to_move="black")
+    assert "Who moves next?" in html and '<option value="black" selected>' in html
+    scan.set(next(loc for loc, c in scan.cells.items() if c is None), "black")
+    session = scan.start_session(seed=2, to_move="black")
+    assert session.state.current_player == "black"
+    assert not any(text.startswith("to_move") for text in session.state.assumed)
+
+
+@pytest.mark.parametrize("assumed, words", [
+    ("in_hand.white not given: no white piece captured yet, so 0 in hand", "as if none had been taken"),
+    ("since_removal not given: the count toward the no-removal draw starts at 0", "starts again from zero"),
+    ("last not given: the next stone may go anywhere", "cannot show which stone was played last"),
+    ("white has placed all its stones: it has won", "White has placed all its stones: it has won."),
+])
+def test_what_was_assumed_reads_as_a_sentence(assumed: str, words: str) -> None:
+    sentence = assumption_sentence(assumed)
+    assert words in sentence and "not given" not in sentence and "_" not in sentence
+
+
+def test_the_photo_box_holds_zoom_buttons_for_the_scan_screen() -> None:
+    html = photo_html(reading("rings_3000"), "blob:x")
+    assert 'data-action="scan-zoom" data-value="in"' in html and 'data-action="scan-view" data-zoom-commit' in html
+    assert "data-board-action" not in html

@@ -35,7 +35,7 @@ def test_every_game_offers_a_person_and_each_computer_level(game_id: str) -> Non
     kinds = seat_kinds(game_id)
     assert list(kinds)[0] == "human"
     assert set(kinds) == {"human", *LEVELS}
-    assert kinds["hard"] == "computer: hard" and kinds["random"] == "computer: random moves"
+    assert kinds["hard"] == "computer (hard)" and kinds["random"] == "computer (random moves)"
     html = pages.setup(game_id, None, {}, 1)
     for kind in kinds:
         assert f'<option value="{kind}"' in html
@@ -221,3 +221,4 @@ def test_home_from_the_built_catalogue_imports_no_game_module(tmp_path: Path, mo
     assert html.count('class="game-card"') == 5
     assert [m for m in sys.modules if m.startswith("engine.games.")] == []
     assert catalogue.games() == catalogue.describe_games()
+

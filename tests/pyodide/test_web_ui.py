@@ -24,7 +24,7 @@ from boards import board_for  # noqa: E402
 from boards.generic import GenericBoard  # noqa: E402
 from engine import IllegalMoveError, RecordError, get_game  # noqa: E402
 from ui import pages  # noqa: E402
-from ui.session import Session, restore, saved_json  # noqa: E402
+from ui.session import Session, restore, saved_json, seat_kinds  # noqa: E402
 
 
 def legal_target(session: Session) -> str:
@@ -239,3 +239,140 @@ def test_markup_escaping_matches_the_standard_library(text: str) -> None:
     from boards import esc
 
     assert esc(text) == html.escape(text, quote=True)
+
+
+# ----- set-up as a choice ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", ["three-stones", "morris", "rings", "sage-stones", "triple-domino"])
+def test_setup_starts_as_you_against_the_computer_with_rules_under_more_options(game_id: str) -> None:
+    html = pages.setup(game_id, None, None, 5)
+    assert '<option value="medium" selected>You against the computer (medium)</option>' in html
+    players = pages.players_for(game_id, {})
+    assert f'<option value="human" selected>a person</option>' in html.split(f'id="seat-{players[0]}"')[1]
+    for other in players[1:]:
+        assert '<option value="medium" selected>' in html.split(f'id="seat-{other}"')[1].split("</select>")[0]
+    more = html.split('<details class="more-options"')[1].split("</details>")[0]
+    schema = [o["name"] for o in get_game(game_id).describe()["options"]]
+    for name in schema:  # every rule switch under More options; the player count with the seats
+        assert (f'name="opt:{name}"' in more) == (name != pages.PLAYERS_OPTION)
+    assert ('id="seed"' in html) == (game_id in ("three-stones", "sage-stones", "triple-domino"))
+    assert "<h4>" in html and 'class="rules-diagram"' in html  # how to play: headings and a diagram
+
+
+def test_the_seed_shows_only_where_the_game_so_set_up_has_chance() -> None:
+    assert pages.has_chance("three-stones", {"mode": "pouch"})
+    assert not pages.has_chance("three-stones", {"mode": "pure-skill"})
+    assert not pages.has_chance("morris", {}) and not pages.has_chance("rings", {"players": 4})
+    assert pages.has_chance("sage-stones", {}) and pages.has_chance("triple-domino", {"players": 1})
+
+
+def test_who_plays_is_one_choice_over_the_seats() -> None:
+    kinds = seat_kinds("rings")
+    players = ["black", "white", "red"]
+    assert pages.match_seats("hard", players, kinds) == {"black": "human", "white": "hard", "red": "hard"}
+    assert pages.match_of({"black": "human", "white": "human", "red": "human"}, players, kinds) == "people"
+    assert pages.match_of({"black": "hard", "white": "human", "red": "easy"}, players, kinds) == pages.MATCH_CUSTOM
+    html = pages.seats_fieldset(players, {"black": "hard", "white": "human", "red": "easy"}, kinds)
+    assert '<option value="custom" selected>' in html and html.count('<select id="seat-') == 3
+
+
+# ----- words for players -----------------------------------------------------------------------------------
+def play_all(session: Session, moves: list[str]) -> None:
+    for move in moves:
+        session.play(move)
+
+
+def test_morris_moves_read_as_words_and_its_tally_says_what_it_counts() -> None:
+    session = Session.new("morris", {}, 1, {})
+    play_all(session, ["a1", "b2", "a4", "b4"])
+    rows = session.move_rows()
+    assert [row["words"] for row in rows[:2]] == ["places a man on a1", "places a man on b2"]
+    session.play("a7xb2")
+    assert session.move_rows()[-1]["words"] == "places a man on a7, closes a mill, takes b2"
+    assert "Men on the board:" in pages.status(session)  # not a score
+
+
+def test_three_stones_rows_name_the_stone_not_the_movers_dot() -> None:
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 1, {})
+    session.play("clear@b9")
+    html = pages.moves(session)
+    assert "<b>White</b> clear stone on b9" in html and "clear@b9" in html and "dot-white" not in html
+
+
+def test_rings_moves_say_where_and_what_they_converted() -> None:
+    from boards.rings import where
+
+    assert where("U0,0") == "in the centre" and where("U5,0").startswith("by the edge")
+    session = Session.new("rings", {}, 1, {})
+    session.play("U0,0")
+    assert session.move_rows()[-1]["words"] == "in the centre"
+    assert "Circles held:" in pages.status(session)
+
+
+def test_sage_and_triple_domino_moves_read_as_words() -> None:
+    sage = Session.new("sage-stones", {}, 3, {})
+    while sage.state.ply < 12:
+        sage.play(next(iter(sage.state.legal_moves())))
+    words = [row["words"] for row in sage.move_rows() if "words" in row]  # not the roll waiting at the end
+    assert all(w.startswith(("red", "blue", "green", "yellow")) for w in words)
+    assert any("column" in w or "turn lost" in w for w in words)
+    assert "rolled" in pages.moves(sage)
+    domino = Session.new("triple-domino", {}, 3, {})
+    domino.play(next(iter(domino.state.legal_moves())))
+    assert domino.move_rows()[-1]["words"].startswith("lays ") and "@" not in domino.move_rows()[-1]["words"]
+
+
+def test_move_words_are_kept_and_follow_an_undo() -> None:
+    session = Session.new("morris", {}, 1, {})
+    play_all(session, ["a1", "b2"])
+    assert session.move_words() == ["places a man on a1", "places a man on b2"]
+    session.undo()
+    session.play("d2")
+    assert session.move_words() == ["places a man on a1", "places a man on d2"]
+
+
+# ----- an earlier position ------------------------------------------------------------------------------
+def test_an_earlier_position_says_so_and_hides_what_is_only_live() -> None:
+    session = Session.new("sage-stones", {}, 3, {})
+    while session.move_number(session.state.ply) < 6:
+        session.play(next(iter(session.state.legal_moves())))
+    session.view(3)
+    status = pages.status(session)
+    shown = session.move_number(3)
+    assert f"Viewing move {shown} of 6" in status and 'data-action="live"' in status
+    assert "data-turn" not in status and "Drawing" not in status and "rolled" not in status
+    assert f"Viewing move {shown} of 6" in pages.viewing_banner(session)
+    board = session.render_board().markup
+    assert "an earlier position" in board and 'class="die"' not in board and "data-target" not in board
+    assert 'class="duty"' not in session.render_panel()
+    session.view(None)
+    assert pages.viewing_banner(session) == "" and 'class="die"' in session.render_board().markup
+
+
+def test_the_toolbar_keeps_three_buttons_and_a_menu() -> None:
+    session = Session.new("morris", {}, 1, {})
+    html = pages.toolbar(session)
+    top = html.split("<details")[0]
+    assert top.count("<button") == 3 and 'data-action="hint"' in top
+    menu = html.split('<div class="menu-list"')[1]
+    assert all(f'data-action="{a}"' in menu for a in ("new", "export", "import"))
+
+
+# ----- zoom --------------------------------------------------------------------------------------------
+def test_a_zoomed_view_stays_on_the_board_and_resets_after_a_move() -> None:
+    from boards.rings import FIT, ZOOM
+
+    ui: dict = {}
+    assert ZOOM.view(ui, FIT) == FIT and "data-zoom-tap=" in ZOOM.svg_attributes(ui, FIT)
+    ZOOM.act(ui, "view", f"{FIT.width},0,50", FIT)  # too far right and too close
+    view = ZOOM.view(ui, FIT)
+    assert view.width == pytest.approx(FIT.width / ZOOM.most)
+    assert view.cx + view.width / 2 == pytest.approx(FIT.cx + FIT.width / 2)  # held at the board's edge
+    ZOOM.act(ui, "zoom", "out", FIT)
+    assert ZOOM.view(ui, FIT).width == pytest.approx(view.width * 1.5)
+    ZOOM.act(ui, "zoom", "fit", FIT)
+    assert ZOOM.key not in ui
+    session = Session.new("rings", {}, 1, {})
+    session.board.action(session.state, "zoom", "in", session.ui)
+    assert 'class="board board-rings phase-place zoomed"' in session.render_board().markup
+    session.play("U0,0")
+    assert ZOOM.key not in session.ui  # each turn starts with the whole board

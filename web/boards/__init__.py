@@ -45,7 +45,9 @@ class Board:
     def __init__(self, game: Any) -> None:
         self.game = game
 
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
+        """The board; `past` when it is an earlier position looked back at (draw nothing that is only live:
+        the dice about to be rolled, the stone about to be drawn)."""
         raise NotImplementedError
 
     def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
@@ -55,9 +57,27 @@ class Board:
         """
         return target
 
-    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
         """HTML beside the board: what is in hand, what was drawn, choices to make."""
         return ""
+
+    # ----- words for the status bar and the move list -------------------------------------
+    def tally(self, state: Any) -> tuple[dict[str, int], str]:
+        """The numbers the status bar shows per player, and what they count (the engine's scores)."""
+        return state.scores(), "points"
+
+    def status_note(self, state: Any, past: bool = False) -> str:
+        """HTML for the status bar: what was just rolled or drawn, where the game has chance."""
+        return ""
+
+    def describe(self, before: Any, move: Any, after: Any) -> str:
+        """A move in a player's words ("black near the centre, converts 2 circles"); `before` and
+        `after` are the positions around it. By default the notation itself."""
+        return str(move)
+
+    def rules(self) -> str:
+        """How to play, as HTML: headings, bullets and a small diagram (by default the engine's summary)."""
+        return f"<p>{esc(self.game.rules_summary)}</p>"
 
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
         """A click on a panel element carrying data-board-action (e.g. choosing a stone)."""

@@ -14,7 +14,7 @@ LIMIT = 400  # a game with more legal moves than this shows the first ones only
 
 
 class GenericBoard(Board):
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         targets: dict[str, tuple[float, float]] = {}
         buttons = []
         if interactive and not state.is_over() and not state.is_chance_node():

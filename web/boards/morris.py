@@ -126,7 +126,7 @@ class MorrisBoard(Board):
         return text if take is None else f"{text}x{take}"
 
     # ----- the board ------------------------------------------------------------------
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         position = state.to_position()
         cells: dict[str, str | None] = dict(position["cells"])
         over = state.is_over()
@@ -317,7 +317,7 @@ class MorrisBoard(Board):
         return self._notation(selected, target)
 
     # ----- beside the board -------------------------------------------------------------
-    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
         over = state.is_over()
         live = interactive and not over
         info = self._stage(state, ui) if live else {"stage": "none"}
@@ -396,6 +396,53 @@ class MorrisBoard(Board):
     def reset(self, ui: dict[str, Any]) -> None:
         super().reset(ui)
         ui.pop("pending", None)
+
+    # ----- words ----------------------------------------------------------------------------
+    def tally(self, state: Any) -> tuple[dict[str, int], str]:
+        return state.scores(), "men on the board"
+
+    def describe(self, before: Any, move: Any, after: Any) -> str:
+        """"places a man on d2", "moves d2 → d3", "flies a1 → g7", each with ", closes a mill, takes f4"."""
+        if not isinstance(move, M.Move):
+            return str(move)
+        target = NAMES[move.target]
+        if move.source is None:
+            words = f"places a man on {target}"
+        else:
+            verb = "flies" if before.phase(before.current_player) == "flying" else "moves"
+            words = f"{verb} {NAMES[move.source]} → {target}"
+        if move.take is not None:
+            words += f", closes a mill, takes {NAMES[move.take]}"
+        return words
+
+    def rules(self) -> str:
+        return RULES
+
+
+def _rules_diagram() -> str:
+    """The three squares with a white mill along the top: it takes a black man."""
+    squares = "".join(f'<rect x="{8 + 14 * k}" y="{8 + 14 * k}" width="{84 - 28 * k}" height="{84 - 28 * k}" '
+                      f'class="rd-board"/>' for k in range(3))
+    joins = ('<path d="M50 8V36M50 64V92M8 50H36M64 50H92" class="rd-board"/>'
+             '<line x1="8" y1="8" x2="92" y2="8" class="rd-mill"/>')
+    men = "".join(f'<circle cx="{x}" cy="8" r="7" class="rd-white"/>' for x in (8, 50, 92))
+    men += '<circle cx="36" cy="64" r="7" class="rd-black"/><circle cx="78" cy="50" r="7" class="rd-black"/>'
+    return (f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="three white men in a row '
+            f'along a line: a mill, which takes a black man">{squares}{joins}{men}'
+            f'<text x="108" y="14" class="rd-text">a mill:</text><text x="108" y="34" class="rd-text">take one</text>'
+            f'<text x="108" y="54" class="rd-text">black man</text></svg>')
+
+
+RULES = (
+    f"{_rules_diagram()}"
+    "<h4>Goal</h4><ul><li>Leave your opponent with two men, or with no move.</li></ul>"
+    "<h4>Placing</h4><ul><li>Take turns placing your nine men on empty points.</li></ul>"
+    "<h4>Moving</h4><ul><li>Once all are placed, move one man along a line to the next empty point.</li>"
+    "<li>Some rules let a player down to three men fly to any empty point (More options).</li></ul>"
+    "<h4>Mills</h4><ul><li>Three of your men in a row along a line (never diagonally) is a mill: "
+    "take one of your opponent's men at once.</li>"
+    "<li>Only a mill you close now counts; open it and close it again to take again.</li></ul>"
+)
 
 
 BOARD = MorrisBoard

@@ -26,14 +26,21 @@ from engine.games.rings import (
 )
 
 from . import Board, Drawing, esc
+from .zoom import Frame, Zoom
 
 S = 40.0                       # px per lattice step (the distance between neighbouring circle centres)
 R_CIRCLE = S / math.sqrt(3)    # every circle passes through its six points
 APOTHEM = 5.34 * S             # the board's hexagon, measured to its flat sides
 R_HEX = APOTHEM / math.cos(math.pi / 6)
-R_STONE, R_HOLE, R_HIT = 9.6, 3.6, 11.4
+R_STONE, R_HOLE = 9.6, 3.6
+R_HIT = R_CIRCLE / 2           # neighbouring points' hit areas touch: a tap anywhere on the board finds one
 PAD = 8
 VIEW_W, VIEW_H = 2 * (APOTHEM + PAD), 2 * (R_HEX + PAD)
+FIT = Frame(0.0, 0.0, VIEW_W, VIEW_H)
+# 217 points 20 px apart on a phone: a finger's first tap zooms 2.6× there (points 44+ px apart), the next plays
+ZOOM = Zoom("rg_zoom", most=3.5, tap=2.6)
+PLACES = ((0.2, "in the centre"), (0.5, "near the centre"), (0.8, "halfway out"), (2.0, "by the edge"))
+SIDES = ("right", "upper right", "top", "upper left", "left", "lower left", "bottom", "lower right")
 BAR_KEYS = {"pass": "P", "all": "A", "end": "E", "back": "X"}
 
 # colour → (light, mid, dark, ink): the stone's gradient and the colour lines are drawn in
@@ -118,12 +125,12 @@ class RingsBoard(Board):
         if place is None:
             return None, []
         if ui.get("rg_ply") != state.ply:  # made on another position (undo, reload): forget it
-            self.reset(ui)
+            self._forget_turn(ui)
             return None, []
         try:
             state.preview(place, conv)
         except Exception:
-            self.reset(ui)
+            self._forget_turn(ui)
             return None, []
         return place, conv
 
@@ -142,7 +149,7 @@ class RingsBoard(Board):
         return " ".join([head, *(f"x{c}" for c in conv)])
 
     # ----- the board ----------------------------------------------------------------------
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         over = state.is_over()
         live = interactive and not over
         place, conv = self._turn(state, ui) if live else (None, [])
@@ -180,8 +187,8 @@ class RingsBoard(Board):
             ui["rg_seen"] = key
 
         phase = "convert" if place is not None else "place"
-        parts = [f'<div class="rg-wrap"><svg class="board board-rings phase-{phase}" '
-                 f'viewBox="{-VIEW_W / 2:.1f} {-VIEW_H / 2:.1f} {VIEW_W:.1f} {VIEW_H:.1f}" role="group" '
+        parts = [f'<div class="rg-wrap zoom-wrap"><svg class="board board-rings phase-{phase}{ZOOM.svg_class(ui, FIT)}" '
+                 f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
                  f'aria-label="rings board: 91 full circles, 216 points where three circles meet">', _defs()]
         parts.append(f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>')
         parts.append(f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>')
@@ -293,7 +300,7 @@ class RingsBoard(Board):
         if place not in (None, "pass"):
             x, y = POINT_SVG[POINT_INDEX[place]]
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="placed-ring" aria-hidden="true"/>')
-        parts.append("</svg>")
+        parts.append(f"</svg>{ZOOM.controls(ui, FIT)}")
 
         # the turn's buttons, under the board (in the board, so the arrow keys reach them)
         bar = []
@@ -362,7 +369,7 @@ class RingsBoard(Board):
                     return target  # taken: the engine says so
                 return self._start(state, target, ui)
             if target == place and not conv:
-                self.reset(ui)  # click the placed stone again: take it back
+                self._forget_turn(ui)  # click the placed stone again: take it back
                 return None
             ui["rg_hint"] = "Take back the conversions first (X) to move your stone."
             return None
@@ -372,7 +379,7 @@ class RingsBoard(Board):
             if conv:
                 ui["rg_conv"] = conv[:-1]
             else:
-                self.reset(ui)
+                self._forget_turn(ui)
             return None
         if target == "all":
             while True:
@@ -406,13 +413,42 @@ class RingsBoard(Board):
     def key_help(self) -> str:
         return "P passes, then A converts every circle you can, X takes back a step and E ends the turn"
 
-    def reset(self, ui: dict[str, Any]) -> None:
+    def _forget_turn(self, ui: dict[str, Any]) -> None:
+        """Drop the turn being built (its placement and conversions)."""
         super().reset(ui)
         for k in ("rg_place", "rg_conv", "rg_ply", "rg_hint"):
             ui.pop(k, None)
 
+    def reset(self, ui: dict[str, Any]) -> None:
+        """After a move: the turn being built goes, and the whole board is shown again."""
+        self._forget_turn(ui)
+        ui.pop(ZOOM.key, None)
+
+    def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
+        ZOOM.act(ui, name, value, FIT)
+
+    # ----- words ----------------------------------------------------------------------------
+    def tally(self, state: Any) -> tuple[dict[str, int], str]:
+        return state.scores(), "circles held"
+
+    def describe(self, before: Any, move: Any, after: Any) -> str:
+        """"near the centre, upper left; converts 2 circles (5 stones)", or "passes"."""
+        if not isinstance(move, Turn):
+            return str(move)
+        words = "passes" if move.point is None else where(POINT_NAMES[move.point])
+        if move.conversions:
+            was, now = before.to_position()["cells"], after.to_position()["cells"]
+            flipped = sum(1 for pt, colour in now.items() if was[pt] and colour != was[pt])
+            count = len(move.conversions)
+            words += (f"; converts {count} circle{'s' if count != 1 else ''} "
+                      f"({flipped} stone{'s' if flipped != 1 else ''})")
+        return words
+
+    def rules(self) -> str:
+        return RULES
+
     # ----- beside the board ----------------------------------------------------------------
-    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
         over = state.is_over()
         live = interactive and not over
         place, conv = self._turn(state, ui) if live else (None, [])
@@ -473,6 +509,48 @@ class RingsBoard(Board):
                   '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> a ring '
                   '(its stones are safe; +1 influence on the six circles around)</p>')
         return f'<section class="rg-panel" aria-label="turn and scores">{step}{table}{last_text}{passes}{legend}</section>'
+
+
+def where(point: str) -> str:
+    """A point in a player's words: how far out ("near the centre") and which way ("upper left")."""
+    x, y = POINT_SVG[POINT_INDEX[point]]
+    out = math.hypot(x, y) / APOTHEM
+    band = next(words for limit, words in PLACES if out < limit)
+    if out < PLACES[0][0]:
+        return band
+    side = SIDES[round(math.degrees(math.atan2(-y, x)) / 45) % 8]
+    return f"{band}, {side}"
+
+
+def _rules_diagram() -> str:
+    """Three circles meeting: stones where they cross; the circle black holds is tinted black."""
+    centres = ((40, 34), (80, 34), (60, 68.6))
+    circles = "".join(f'<circle cx="{x}" cy="{y}" r="23.1" class="rd-circle{" rd-held" if i == 0 else ""}"/>'
+                      for i, (x, y) in enumerate(centres))
+    stones = ('<circle cx="60" cy="22.5" r="6" class="rd-black"/><circle cx="40" cy="57.1" r="6" class="rd-black"/>'
+              '<circle cx="20" cy="22.5" r="6" class="rd-black"/><circle cx="60" cy="45.5" r="6" class="rd-white"/>')
+    return (f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="three circles meeting; '
+            f'black holds the left circle with three stones on it">{circles}{stones}'
+            f'<text x="112" y="30" class="rd-text">black holds</text><text x="112" y="50" class="rd-text">'
+            f'the left circle:</text><text x="112" y="70" class="rd-text">one point</text></svg>')
+
+
+RULES = (
+    f"{_rules_diagram()}"
+    "<h4>Goal</h4><ul><li>Hold the most full circles when the game ends: one point each.</li></ul>"
+    "<h4>On your turn</h4><ul><li>Place a stone on an empty point, where three circles meet, or pass.</li>"
+    "<li>Then convert as many circles as you may, one after another: every other player's stone on the "
+    "circle becomes yours.</li></ul>"
+    "<h4>When a circle converts</h4><ul><li>Your influence on a circle is your stones on it, plus one for each "
+    "of your rings on the six circles around it.</li>"
+    "<li>You may convert it when your influence is more than everyone else's plus its empty points.</li>"
+    "<li>Six stones of one colour on one circle make a ring: they are safe for ever.</li>"
+    "<li>The part circles at the edge never convert, never make rings and never score.</li></ul>"
+    "<h4>The end</h4><ul><li>When every player has passed in turn, the game ends; the most circles held "
+    "wins.</li></ul>"
+    "<h4>On a phone</h4><ul><li>The first tap zooms in where you tap; then tap a point to play. Pinch to zoom, "
+    "⤢ shows the whole board.</li></ul>"
+)
 
 
 def cells_colour(cells: dict[str, str | None], circle: str) -> str | None:

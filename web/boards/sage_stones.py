@@ -30,6 +30,7 @@ NUMBERS = 40  # the engraved numbers' strip
 W = 2 * PAD + 7 * CELL  # 366
 H = TOP + NUMBERS + 9 * CELL + 16  # 586
 R_POCKET, R_STONE = 17, 16.5
+FORCED_HEIGHT = 44  # the tray's Pass / Wipe button: a finger's height at a phone's width (1 unit ≈ 1 px)
 
 COLOURS = {  # light, base, dark: the marbles' gradients
     "black": ("#6a6a70", "#26262b", "#050506"),
@@ -173,7 +174,7 @@ def _captured_text(captured: list[tuple[int, str]]) -> str:
 
 class SageStonesBoard(Board):
     # ----- the board ------------------------------------------------------------------
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         over = state.is_over()
         live = interactive and not over and not state.is_chance_node()
         phase = state.phase if not over else None
@@ -191,7 +192,7 @@ class SageStonesBoard(Board):
                  defs(state.seats)]
         fresh = ui.get("dice_ply") != state.ply  # roll the dice in only when they are new
         ui["dice_ply"] = state.ply
-        parts.append(self._tray(state, roll, live, turns, fresh))
+        parts.append(self._past_tray() if past else self._tray(state, roll, live, turns, fresh))
         # the pine board, its numbered edge, the rolled column
         parts.append(f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine" '
                      f'fill="url(#ss-pine)" filter="url(#ss-grain)"/>')
@@ -286,6 +287,13 @@ class SageStonesBoard(Board):
             f'{{stroke:#ffcf3a;stroke-width:3.5}}' for c in state.seats)
         return f"<style>{rules}</style>"
 
+    @staticmethod
+    def _past_tray() -> str:
+        """An earlier position: the tray holds no dice (what was rolled then is in the move list)."""
+        return (f'<g class="tray past"><rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" '
+                f'fill="url(#ss-felt)"/><text x="{W / 2}" y="{TRAY / 2 + 5}" class="tray-none" text-anchor="middle">'
+                f'an earlier position</text></g>')
+
     def _tray(self, state: Any, roll: Any, live: bool, turns: list[dict[str, Any]], fresh: bool) -> str:
         """The dice and what they say, with the one-button turn when the roll allows no stone."""
         parts = [f'<g class="tray{" fresh" if fresh else ""}">'
@@ -336,12 +344,12 @@ class SageStonesBoard(Board):
         parts.append("</g>")
         if button is not None:
             name, label = button
-            bx, by, bw, bh = x - 2, y - 14, 170, 30
+            bx, by, bw, bh = x - 2, y - 18, 170, FORCED_HEIGHT
             attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{label} ({esc(roll.dice_text())})"'
                      if live else f'role="img" aria-label="{label}: waiting for {owner}"')
             parts.append(f'<g class="forced{" live" if live else ""}" {attrs}>'
-                         f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" rx="15" class="forced-body"/>'
-                         f'<text x="{bx + bw / 2}" y="{by + 20}" class="forced-label">{esc(label)}</text>'
+                         f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" rx="{bh / 2}" class="forced-body"/>'
+                         f'<text x="{bx + bw / 2}" y="{by + bh / 2 + 5}" class="forced-label">{esc(label)}</text>'
                          f'<rect x="{bx - 3}" y="{by - 3}" width="{bw + 6}" height="{bh + 6}" rx="18" class="focus-ring"/></g>')
         return "".join(parts)
 
@@ -349,7 +357,7 @@ class SageStonesBoard(Board):
         return target
 
     # ----- beside the board -------------------------------------------------------------
-    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
         over = state.is_over()
         live = interactive and not over
         roll = state.last_roll()
@@ -367,10 +375,9 @@ class SageStonesBoard(Board):
                 headline += '<p class="places">Places: ' + ", ".join(
                     f"{rank}. {esc(player)}" for rank, player in enumerate(places, start=1)) + "</p>"
         else:
-            duty = self._duty(state, roll)
+            duty = "" if past else f'<br><span class="duty">{self._duty(state, roll)}</span>'
             headline = (f'{stone_icon(seat, seat + " stone", "big")}<p><strong>{esc(owner)}</strong> plays '
-                        f'<strong class="seat-name seat-{seat}">{seat}</strong>'
-                        f'<br><span class="duty">{duty}</span></p>')
+                        f'<strong class="seat-name seat-{seat}">{seat}</strong>{duty}</p>')
         forced = ""
         if live and state.phase in (S.MUST_PASS, S.MUST_WIPE):
             name = "pass" if state.phase == S.MUST_PASS else "wipe"
@@ -446,9 +453,73 @@ class SageStonesBoard(Board):
     def key_help(self) -> str:
         return "P passes a lost turn (1-2-3), W wipes the board when both columns are full"
 
+    # ----- words ----------------------------------------------------------------------------
+    def tally(self, state: Any) -> tuple[dict[str, int], str]:
+        return state.scores(), "stones on the board"
+
+    def status_note(self, state: Any, past: bool = False) -> str:
+        """What the seat to move rolled and where that sends its stone."""
+        roll = state.last_roll()
+        if past or state.is_over() or roll is None or state.phase == S.AWAIT_ROLL:
+            return ""
+        dice = "".join(f'<span class="die-face" data-face="{v}">{v}</span>' for v in roll.dice)
+        if state.phase == S.MUST_PASS:
+            where = "1-2-3: the turn is lost"
+        elif state.phase == S.MUST_WIPE:
+            where = f"columns {roll.total} and 6 full: wipe the board"
+        elif state.column != roll.total:
+            where = f"column {roll.total} full: column 6"
+        else:
+            where = f"column {state.column}" + (", then roll again" if roll.is_triple else "")
+        return (f'<span class="rolled" data-rolled="{roll.dice_text()}">{esc(state.seat_to_move.capitalize())} '
+                f'rolled {dice} = {roll.total}</span> → {esc(where)}')
+
+    def describe(self, before: Any, move: Any, after: Any) -> str:
+        """"red in column 5, row 3; takes back 2 blue", "turn lost (1-2-3)", "wipes the board"."""
+        seat = before.seat_to_move
+        if isinstance(move, S.Pass):
+            return f"{seat}: turn lost (1-2-3)"
+        if isinstance(move, S.Wipe):
+            return f"{seat}: columns full, wipes the board"
+        if not isinstance(move, S.Place):
+            return str(move)
+        column, row = S.COLUMN_OF[move.pocket], move.pocket % S.ROWS + 1
+        taken = [(i, before.seats[before.board[i]]) for i in range(S.CELLS)
+                 if before.board[i] != S.EMPTY and after.board[i] == S.EMPTY and i != move.pocket]
+        words = f"{seat} in column {column}, row {row}"
+        return words + (f"; takes back {_captured_text(taken)}" if taken else "")
+
+    def public_text(self, text: str) -> str:
+        """"roll 2-3-3" → "rolled 2-3-3" (the move list's words for the dice)."""
+        return "rolled " + text[5:] if text.startswith("roll ") else text
+
+    def rules(self) -> str:
+        return RULES
+
     def reset(self, ui: dict[str, Any]) -> None:
         super().reset(ui)
         ui.pop("cursor", None)  # the next roll names another column: start on one of its pockets
 
+
+def _rules_diagram() -> str:
+    """Three dice, 2 + 3 + 3 = 8: the stone goes in column 8."""
+    dice = "".join(die_svg(v, 20 + 34 * k, 24, 26, (-6, 4, -3)[k]) for k, v in enumerate((2, 3, 3)))
+    return (f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="dice 2, 3 and 3: '
+            f'8, so a stone in column 8">{dice}<text x="112" y="30" class="rd-text">= 8: column 8</text></svg>')
+
+
+RULES = (
+    f"{_rules_diagram()}"
+    "<h4>Goal</h4><ul><li>Be the first to place every stone of one of your colours.</li></ul>"
+    "<h4>On your turn</h4><ul><li>Roll three dice with faces 1 to 3: the sum (3 to 9) is the column.</li>"
+    "<li>Place a stone of your colour in any empty pocket of that column.</li>"
+    "<li>1-2-3 loses the turn; a triple rolls again.</li>"
+    "<li>A full column sends the stone to column 6 (no extra roll); if column 6 is full too, the board "
+    "is wiped.</li></ul>"
+    "<h4>Taking stones back</h4><ul><li>Other colours lined up between the stone you place and another of "
+    "yours, in any of the eight directions, go back to their owners.</li>"
+    "<li>Lines wrap from row 9 to row 1, never across columns 3 and 9.</li></ul>"
+    "<h4>Two players</h4><ul><li>Each plays two colours, taking turns seat by seat.</li></ul>"
+)
 
 BOARD = SageStonesBoard

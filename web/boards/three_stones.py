@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Board, Drawing, esc
+from .zoom import Frame, Zoom
 
 COLUMNS = "abcdefghi"
 SIZE = 9
@@ -23,6 +24,8 @@ POCKETS = tuple(f"{c}{r}" for r in range(SIZE, 0, -1) for c in COLUMNS if f"{c}{
 COLOURS = ("white", "black", "clear")
 KEYS = {"w": "white", "b": "black", "c": "clear", "1": "white", "2": "black", "3": "clear"}
 R_POCKET, R_STONE, R_RING = 14.5, 16.5, 19.5
+FIT = Frame(VIEW / 2, VIEW / 2, VIEW, VIEW)
+ZOOM = Zoom("ts_zoom", most=2.5)  # nine pockets across a phone are 40 px each: pinch or + for a finger's 44+
 
 
 def centre(name: str) -> tuple[float, float]:
@@ -98,7 +101,7 @@ class ThreeStonesBoard(Board):
         return next((c for c in COLOURS if hand.get(c, 0) > 0), None)
 
     # ----- the board ------------------------------------------------------------------
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         position = state.to_position()
         cells: dict[str, str | None] = position["cells"]
         last = position.get("last")
@@ -110,7 +113,8 @@ class ThreeStonesBoard(Board):
         choice = self._choice(state, ui) if live else None
         items = self.game.score_position(position)["items"]
 
-        parts = [f'<svg class="board board-three-stones" viewBox="0 0 {VIEW} {VIEW}" role="group" '
+        parts = [f'<div class="zoom-wrap"><svg class="board board-three-stones{ZOOM.svg_class(ui, FIT)}" '
+                 f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
                  f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">',
                  DEFS.replace("OCTAGON", _octagon())]
         parts.append(f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>')
@@ -151,7 +155,7 @@ class ThreeStonesBoard(Board):
                 inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
             if colour:
                 inner.append(stone_svg(colour, x, y))
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{CELL / 2 - 1}" class="hit"/>')
+            inner.append(f'<rect x="{x - CELL / 2}" y="{y - CELL / 2}" width="{CELL}" height="{CELL}" class="hit"/>')
             inner.append(f'<circle cx="{x}" cy="{y}" r="{R_RING + 1}" class="focus-ring"/>')
             parts.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
             if live:
@@ -171,7 +175,7 @@ class ThreeStonesBoard(Board):
             x, y = centre(last)
             parts.append(f'<g class="last-ring" aria-hidden="true"><circle cx="{x}" cy="{y}" r="{R_RING}" class="ring-shadow"/>'
                          f'<circle cx="{x}" cy="{y}" r="{R_RING}" class="ring" stroke="url(#ts-gold)"/></g>')
-        parts.append("</svg>")
+        parts.append(f"</svg>{ZOOM.controls(ui, FIT)}</div>")
         return Drawing("".join(parts), targets)
 
     def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
@@ -179,14 +183,16 @@ class ThreeStonesBoard(Board):
         return f"{colour}@{target}" if colour else target
 
     # ----- beside the board -------------------------------------------------------------
-    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
         position = state.to_position()
         over = state.is_over()
         if state.options.mode == "pouch":
             pouch = position["pouch"]
             left = sum(pouch.values())
             counts = " · ".join(f'<span data-pouch="{c}">{pouch[c]} {c}</span>' for c in COLOURS)
-            if state.drawn and not over:
+            if past:
+                drawn = ""
+            elif state.drawn and not over:
                 drawn = (f'<div class="drawn" data-drawn="{state.drawn}">{stone_icon(state.drawn, state.drawn + " stone")}'
                          f'<p><strong>{esc(state.side_to_move.capitalize())}</strong> drew a '
                          f'<strong>{state.drawn}</strong> stone and must play it.</p></div>')
@@ -222,6 +228,8 @@ class ThreeStonesBoard(Board):
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
         if name == "choose" and value in COLOURS:
             ui[f"choice:{state.side_to_move}"] = value
+        else:
+            ZOOM.act(ui, name, value, FIT)
 
     def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool:
         if state.options.mode == "pure-skill" and key.lower() in KEYS:
@@ -233,7 +241,72 @@ class ThreeStonesBoard(Board):
         return "W / B / C (or 1 2 3) choose the stone in pure skill"
 
     def reset(self, ui: dict[str, Any]) -> None:
+        """After a move: the selection goes, and the whole board is shown again (the reply may be anywhere)."""
         super().reset(ui)
+        ui.pop(ZOOM.key, None)
+
+    # ----- words ----------------------------------------------------------------------------
+    def status_note(self, state: Any, past: bool = False) -> str:
+        """In the pouch game: the stone the player to move drew."""
+        if past or state.options.mode != "pouch" or not state.drawn or state.is_over():
+            return ""
+        return (f'{esc(state.side_to_move.capitalize())} drew {_stone_dot(state.drawn)} '
+                f'<b data-drawn-note="{state.drawn}">{state.drawn}</b>')
+
+    def describe(self, before: Any, move: Any, after: Any) -> str:
+        """"clear stone on b9, scores 1" (a clear stone may score for both sides)."""
+        text = str(move)
+        if "@" not in text:
+            return text
+        colour, pocket = text.split("@")
+        gained = {side: after.scores()[side] - before.scores()[side] for side in ("white", "black")}
+        mover = before.side_to_move
+        words = f"{colour} stone on {pocket}"
+        if gained[mover] and not gained[other(mover)]:
+            words += f", scores {gained[mover]}"
+        elif any(gained.values()):
+            words += ", " + ", ".join(f"{side} +{n}" for side, n in gained.items() if n)
+        return words
+
+    def public_text(self, text: str) -> str:
+        """"draw white" → "drew white" (the move list's words for the pouch)."""
+        return "drew " + text[5:] if text.startswith("draw ") else text
+
+    def rules(self) -> str:
+        return RULES
+
+
+def other(side: str) -> str:
+    return "black" if side == "white" else "white"
+
+
+def _stone_dot(colour: str) -> str:
+    return f'<span class="dot dot-{colour}" aria-hidden="true"></span>'
+
+
+def _rules_diagram() -> str:
+    """A row of the board: white, clear, white in a line scores 1 for white; the ring's row glows."""
+    stones = "".join(
+        f'<circle cx="{20 + 36 * i}" cy="26" r="13" class="rd-{c}"/>' for i, c in enumerate(("white", "clear", "white")))
+    pockets = "".join(f'<circle cx="{20 + 36 * i}" cy="26" r="11" class="rd-pocket"/>' for i in range(3, 6))
+    return (f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="white, clear, white in a row: '
+            f'one point for white">{pockets}<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
+            f'<text x="120" y="31" class="rd-text">+1 for white</text></svg>')
+
+
+RULES = (
+    f"{_rules_diagram()}"
+    "<h4>Goal</h4><ul><li>Score the most points: every three stones in a row of your colour score 1.</li></ul>"
+    "<h4>On your turn</h4><ul>"
+    "<li><b>Pouch</b> (the usual game): draw a stone and play it. <b>Pure skill</b>: choose one of the stones "
+    "you hold.</li>"
+    "<li>Play it in an empty pocket in the same row or column as the last stone played (the gold ring). "
+    "If that row and column are full, play anywhere.</li></ul>"
+    "<h4>Scoring</h4><ul><li>Three in a row counts across, down or diagonally.</li>"
+    "<li>A clear (glass) stone counts for both sides; three clear stones score nothing.</li>"
+    "<li>No line runs through the empty centre.</li></ul>"
+    "<h4>The end</h4><ul><li>The game ends with the last stone; the higher score wins.</li></ul>"
+)
 
 
 def _name(index: int) -> str:

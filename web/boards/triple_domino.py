@@ -1,7 +1,7 @@
 """triple-domino drawn: ivory triangular tiles on a green table, the hand of the player to move beside it.
 
 The layout grows from the middle; the drawing fits it automatically, and the
-zoom and pan buttons (or the mouse wheel and a drag) look closer. Choose a tile
+zoom buttons, a pinch, the mouse wheel and a drag look closer (boards/zoom.py). Choose a tile
 from your hand (click it, or keys 1-9, 0, N): every open place where it fits
 lights up, with the tile shown as it would lie there; where it fits more than
 one way round, the ↻ on it (or key T) turns it to the next fitting rotation.
@@ -30,33 +30,15 @@ from typing import Any
 from engine.games.triple_domino import CORNER_NUMBERS, Deal, Lay, parse_tile, position_name, tile_name, triangle_vertices
 
 from . import Board, Drawing, esc
+from .zoom import Frame, Zoom
 
 S = 60.0                       # px per tile edge
 ASPECT = 0.84                  # the layout view: height / width
 MIN_VIEW = 5.2 * S             # the fitted view is never narrower than this
-ZOOM_STEP = 1.35
+ZOOM = Zoom("td_view", most=8, wheel=True)  # a big layout's fit is wide: zoom far enough for 44 px places
 NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
 SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
 KEYS = "1234567890"
-
-# wheel zoom and drag pan run in the browser (no Python per mouse move); when they stop,
-# the hidden view button reports the new viewBox, which the board keeps in `ui`
-JS_COMMIT = ("const b=s.parentNode.querySelector('[data-board-action=view]');const v=s.viewBox.baseVal;"
-             "b.dataset.value=[v.x+v.width/2,v.y+v.height/2,v.width].map(n=>n.toFixed(1)).join(',');b.click();")
-JS_WHEEL = ("event.preventDefault();const s=this,v=s.viewBox.baseVal,r=s.getBoundingClientRect();"
-            "const f=event.deltaY>0?1.15:1/1.15,k=v.width/r.width;"
-            "const qx=v.x+(event.clientX-r.left)*k,qy=v.y+(event.clientY-r.top)*k;"
-            "v.x=qx-(qx-v.x)*f;v.y=qy-(qy-v.y)*f;v.width*=f;v.height*=f;"
-            "clearTimeout(s._t);s._t=setTimeout(()=>{" + JS_COMMIT + "},300);")
-JS_DOWN = ("if(event.button!==0||!this.classList.contains('zoomed'))return;const v=this.viewBox.baseVal;"
-           "this._d={x:event.clientX,y:event.clientY,vx:v.x,vy:v.y,m:false,id:event.pointerId};")
-JS_MOVE = ("const d=this._d;if(!d)return;const dx=event.clientX-d.x,dy=event.clientY-d.y;"
-           "if(!d.m){if(Math.hypot(dx,dy)<6)return;d.m=true;this.setPointerCapture(d.id);this.classList.add('dragging');}"
-           "const v=this.viewBox.baseVal,k=v.width/this.getBoundingClientRect().width;v.x=d.vx-dx*k;v.y=d.vy-dy*k;")
-JS_UP = ("const d=this._d;this._d=null;this.classList.remove('dragging');"
-         "if(d&&d.m){this._moved=Date.now();const s=this;" + JS_COMMIT + "}")
-JS_CLICK = "if(this._moved&&Date.now()-this._moved<400){event.stopPropagation();event.preventDefault();}"
-
 
 def svg_xy(x: float, y: float) -> tuple[float, float]:
     return x * S, -y * S
@@ -161,7 +143,7 @@ class TripleDominoBoard(Board):
         return humans[0] if len(humans) == 1 else None
 
     # ----- the view: fitted to the layout, or the player's own zoom and pan ----------------------
-    def _fit(self, state: Any) -> tuple[float, float, float]:
+    def _fit(self, state: Any) -> Frame:
         xs, ys = [], []
         places = [t["at"] for t in state.layout_tiles()] + state.open_positions()
         for at in places or ["U0,0"]:
@@ -170,18 +152,10 @@ class TripleDominoBoard(Board):
                 ys.append(y)
         pad = 0.45 * S
         width = max(max(xs) - min(xs) + 2 * pad, (max(ys) - min(ys) + 2 * pad) / ASPECT, MIN_VIEW)
-        return (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2, width
-
-    def _view(self, state: Any, ui: dict[str, Any]) -> tuple[float, float, float, bool]:
-        fit = self._fit(state)
-        view = ui.get("td_view")
-        if not view:
-            return (*fit, False)
-        cx, cy, w = view
-        return cx, cy, w, True
+        return Frame((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2, width, width * ASPECT)
 
     # ----- the layout --------------------------------------------------------------------------
-    def draw(self, state: Any, ui: dict[str, Any], interactive: bool) -> Drawing:
+    def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         self._learn(state, ui, interactive)
         over = state.is_over()
         live = interactive and not over and not state.is_chance_node()
@@ -191,21 +165,20 @@ class TripleDominoBoard(Board):
         selected = self._selected(state, ui, hand) if live else None
         fits = options["lays"].get(selected, {}) if selected else {}
         laid = state.layout_tiles()
-        cx, cy, w, zoomed = self._view(state, ui)
-        h = w * ASPECT
+        fit = self._fit(state)
+        view = ZOOM.view(ui, fit)
+        cx, cy, w, h = view.cx, view.cy, view.width, view.height
         last_at, last_by, last_items = self._last_lay(state)
 
-        parts = [f'<div class="td-wrap"><svg class="board board-triple-domino{" zoomed" if zoomed else ""}" '
-                 f'viewBox="{cx - w / 2:.1f} {cy - h / 2:.1f} {w:.1f} {h:.1f}" role="group" '
-                 f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid" '
-                 f'onwheel="{esc(JS_WHEEL)}" onpointerdown="{esc(JS_DOWN)}" onpointermove="{esc(JS_MOVE)}" '
-                 f'onpointerup="{esc(JS_UP)}" onpointercancel="{esc(JS_UP)}" onclick="{esc(JS_CLICK)}">',
+        parts = [f'<div class="td-wrap zoom-wrap"><svg class="board board-triple-domino{ZOOM.svg_class(ui, fit)}" '
+                 f'{ZOOM.svg_attributes(ui, fit)} role="group" '
+                 f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid">',
                  '<defs><radialGradient id="td-felt" cx=".5" cy=".45" r=".75"><stop offset="0" stop-color="#2f7a52"/>'
                  '<stop offset="1" stop-color="#1b5237"/></radialGradient>'
                  '<linearGradient id="td-ivory" x1="0" y1="0" x2=".6" y2="1"><stop offset="0" stop-color="#fffdf6"/>'
                  '<stop offset="1" stop-color="#eadfc4"/></linearGradient></defs>',
-                 f'<rect x="{cx - 4 * w:.0f}" y="{cy - 4 * h:.0f}" width="{8 * w:.0f}" height="{8 * h:.0f}" '
-                 f'fill="url(#td-felt)" class="felt"/>']
+                 f'<rect x="{fit.cx - fit.width:.0f}" y="{fit.cy - fit.height:.0f}" width="{2 * fit.width:.0f}" '
+                 f'height="{2 * fit.height:.0f}" fill="url(#td-felt)" class="felt"/>']
 
         # vertices: how many tiles meet at each point (hexagons, bridges)
         meet: dict[tuple[float, float], int] = {}
@@ -265,14 +238,7 @@ class TripleDominoBoard(Board):
         parts.extend(opens)
         parts.append("</svg>")
 
-        zoom = ("".join(
-            f'<button type="button" data-board-action="{action}" data-value="{value}" aria-label="{label}" title="{label}">'
-            f'{text}</button>' for action, value, text, label in (
-                ("zoom", "in", "+", "zoom in (+)"), ("zoom", "out", "−", "zoom out (−)"),
-                ("zoom", "fit", "⤢", "fit the layout (F)"), ("pan", "left", "◀", "look left"),
-                ("pan", "up", "▲", "look up"), ("pan", "down", "▼", "look down"), ("pan", "right", "▶", "look right"))))
-        parts.append(f'<div class="td-view" role="group" aria-label="zoom and pan">{zoom}'
-                     f'<button type="button" hidden data-board-action="view" data-value=""></button></div></div>')
+        parts.append(f"{ZOOM.controls(ui, fit, 'the layout')}</div>")
         return Drawing("".join(parts), targets)
 
     def _last_lay(self, state: Any) -> tuple[str | None, str | None, list[dict[str, Any]]]:
@@ -349,31 +315,8 @@ class TripleDominoBoard(Board):
             ui.pop("td_hint", None)
         elif name == "rotate":
             self._turn_tile(state, ui, value)
-        elif name == "zoom":
-            self._zoom(state, ui, value)
-        elif name == "pan":
-            cx, cy, w, _ = self._view(state, ui)
-            step = w * 0.25
-            dx, dy = {"left": (-step, 0), "right": (step, 0), "up": (0, -step), "down": (0, step)}.get(value, (0, 0))
-            ui["td_view"] = (cx + dx, cy + dy, w)
-        elif name == "view":
-            try:
-                cx, cy, w = (float(v) for v in value.split(","))
-            except ValueError:
-                return
-            fit_w = self._fit(state)[2]
-            ui["td_view"] = (cx, cy, min(max(w, S * 1.5), fit_w * 4))
-
-    def _zoom(self, state: Any, ui: dict[str, Any], how: str) -> None:
-        if how == "fit":
-            ui.pop("td_view", None)
-            return
-        cx, cy, w, _ = self._view(state, ui)
-        fit_w = self._fit(state)[2]
-        w = w / ZOOM_STEP if how == "in" else w * ZOOM_STEP
-        if how == "out" and w >= fit_w * 0.98 and not ui.get("td_view"):
-            return
-        ui["td_view"] = (cx, cy, min(max(w, S * 1.5), fit_w * 4))
+        else:
+            ZOOM.act(ui, name, value, self._fit(state))
 
     def _turn_tile(self, state: Any, ui: dict[str, Any], at: str | None) -> bool:
         """Turn the chosen tile to its next fitting rotation on `at` (default: the cursor's place)."""
@@ -410,14 +353,9 @@ class TripleDominoBoard(Board):
             return self._turn_tile(state, ui, None)
         if k in ("d", "p"):
             return "draw" if k == "d" else "pass"
-        if k in ("+", "="):
-            self._zoom(state, ui, "in")
-            return True
-        if k in ("-", "_"):
-            self._zoom(state, ui, "out")
-            return True
-        if k == "f":
-            self._zoom(state, ui, "fit")
+        how = {"+": "in", "=": "in", "-": "out", "_": "out", "f": "fit"}.get(k)
+        if how:
+            ZOOM.act(ui, "zoom", how, self._fit(state))
             return True
         return False
 
@@ -429,6 +367,26 @@ class TripleDominoBoard(Board):
         super().reset(ui)
         for k in ("td_tile", "td_rot", "td_hint"):
             ui.pop(k, None)
+
+    # ----- words ----------------------------------------------------------------------------
+    def describe(self, before: Any, move: Any, after: Any) -> str:
+        """"lays 0-4-5, +14 (bridge)", "draws a tile, −5", "passes"."""
+        mover = before.current_player
+        gained = [i for i in after.last_score_items if i["player"] == mover]
+        points = sum(i["points"] for i in gained)
+        if isinstance(move, Lay):
+            words = f"lays {tile_name(move.tile)}"
+            bonus = [i["reason"] for i in gained if not i["reason"].startswith("tile")]
+        elif str(move) in ("draw", "pass"):
+            words, bonus = ("draws a tile" if str(move) == "draw" else "passes"), []
+        else:
+            return str(move)
+        if points:
+            words += f", {points:+d}".replace("-", "−") + (f" ({', '.join(bonus)})" if bonus else "")
+        return words
+
+    def rules(self) -> str:
+        return RULES
 
     def public_text(self, text: str) -> str:
         """A chance move as the move list may show it: no dealt hands, no drawn tiles."""
@@ -442,7 +400,7 @@ class TripleDominoBoard(Board):
         return text
 
     # ----- beside the layout -----------------------------------------------------------------------
-    def panel(self, state: Any, ui: dict[str, Any], interactive: bool) -> str:
+    def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
         self._learn(state, ui, interactive)
         over = state.is_over()
         live = interactive and not over and not state.is_chance_node()
@@ -559,6 +517,31 @@ class TripleDominoBoard(Board):
                  f'<thead><tr><th scope="col">round</th>{head}</tr></thead><tbody>{body}</tbody></table>')
         return (f'<section class="td-panel" aria-label="hand and scores">{"".join(info)}{hand_html}{buttons_html}'
                 f'{others_html}{last_html}{recent_html}{table}</section>')
+
+
+def _rules_diagram() -> str:
+    """Two tiles sharing an edge: the numbers at both ends of the shared edge match."""
+    left = [(10.0, 80.0), (50.0, 10.7), (90.0, 80.0)]
+    right = [(50.0, 10.7), (130.0, 10.7), (90.0, 80.0)]
+    return (f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="two tiles side by side: '
+            f'the shared edge shows 3 and 5 on both">{tile_svg(left, (2, 3, 5), "rd-tile", 14)}'
+            f'{tile_svg(right, (3, 1, 5), "rd-tile", 14)}<line x1="50" y1="10.7" x2="90" y2="80" class="rd-line"/>'
+            f'<text x="142" y="40" class="rd-text">edges and</text><text x="142" y="60" class="rd-text">corners '
+            f'match</text></svg>')
+
+
+RULES = (
+    f"{_rules_diagram()}"
+    "<h4>Goal</h4><ul><li>Score the most points over the rounds; the game ends after the round in which "
+    "someone reaches the target (300).</li></ul>"
+    "<h4>On your turn</h4><ul><li>Lay a tile from your hand against the layout so that the numbers of every "
+    "shared edge and every touching corner match.</li>"
+    "<li>Cannot or will not lay: draw (−5 each, up to three) and lay the tile just drawn if it fits, or "
+    "pass.</li></ul>"
+    "<h4>Scoring</h4><ul><li>A tile scores its three numbers.</li><li>Bridge +30, double connection +25, "
+    "closing a hexagon +40.</li><li>The highest triple opens the round (+5).</li>"
+    "<li>Laying your last tile ends the round: +20 and the values left in the other hands.</li></ul>"
+)
 
 
 def _position(move: Any) -> str:

@@ -1,19 +1,34 @@
 """The page's screens as HTML strings: home, game set-up, and the generic play screen.
 
-Every game shares these; only the board and its side panel come from the
-game's module in `boards/`. No DOM here: main.py puts the strings in place.
+Every game shares these; only the board, its side panel, its words for moves
+and its rules come from the game's module in `boards/`. No DOM here: main.py
+puts the strings in place.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from boards import esc
+from boards import board_for, esc
 from engine import CHANCE, OptionError, get_game
 
 from . import catalogue
 from .catalogue import title_of
-from .session import SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
+from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
+
+PLAYERS_OPTION = "players"  # a game's player count: asked with the seats, not among the rule switches
+CHANCE_PROBE_PLIES = 12  # a seeded random opening this long shows whether a game (so set up) has chance
+MATCHES = {  # "Who plays": the seats each choice gives (the first seat, then every other seat)
+    "medium": ("You against the computer (medium)", HUMAN, "medium"),
+    "easy": ("You against the computer (easy)", HUMAN, "easy"),
+    "hard": ("You against the computer (hard)", HUMAN, "hard"),
+    "people": ("People taking turns on this device", HUMAN, HUMAN),
+    "watch": ("The computer against itself (medium)", "medium", "medium"),
+}
+MATCH_DEFAULT = "medium"
+MATCH_CUSTOM = "custom"  # the seats chosen one by one
+SEAT_WORDS = {HUMAN: "a person"}  # the seat menu's words (the levels' come from SEAT_KINDS)
 
 
 def games() -> list[dict[str, Any]]:
@@ -49,9 +64,14 @@ def home(saved: dict[str, Any] | None = None) -> str:
 
 
 # ----- set-up --------------------------------------------------------------------------
+def option_label(name: str) -> str:
+    """An option's name as a label: "no_removal_draw" → "No removal draw"."""
+    return name.replace("_", " ").capitalize()
+
+
 def option_field(opt: dict[str, Any], value: Any) -> str:
     name, kind = opt["name"], opt["type"]
-    label = name.replace("_", " ")
+    label = option_label(name)
     field_id = f"opt-{name}"
     help_text = f'<small id="{field_id}-help">{esc(opt["help"])}</small>' if opt.get("help") else ""
     described = f' aria-describedby="{field_id}-help"' if opt.get("help") else ""
@@ -67,7 +87,7 @@ def option_field(opt: dict[str, Any], value: Any) -> str:
         bounds = "".join(f' {attr}="{opt[key]}"' for attr, key in (("min", "minimum"), ("max", "maximum"))
                          if opt.get(key) is not None)
         control = (f'<input type="number" id="{field_id}" name="opt:{name}" data-type="int" step="1" '
-                   f'value="{esc(value)}"{bounds}{described}>')
+                   f'inputmode="numeric" value="{esc(value)}"{bounds}{described}>')
     else:
         control = f'<input type="text" id="{field_id}" name="opt:{name}" data-type="{kind}" value="{esc(value)}"{described}>'
     return f'<div class="field"><label for="{field_id}">{esc(label)}</label>{control}{help_text}</div>'
@@ -103,73 +123,155 @@ def players_for(game_id: str, options: dict[str, Any]) -> list[str]:
     return list(get_game(game_id).new_state(options, seed=0).players)
 
 
-def seats_fieldset(players: list[str], seats: dict[str, str], kinds: dict[str, str] | None = None) -> str:
-    """A menu per seat: a person, or a computer level the game has (`kinds`, from session.seat_kinds)."""
+def has_chance(game_id: str, options: dict[str, Any]) -> bool:
+    """Whether dice, draws or deals come into this game as set up (the seed matters only then)."""
+    state = get_game(game_id).new_state(options, seed=0)
+    rng = random.Random(0)
+    while state.ply < CHANCE_PROBE_PLIES and not state.is_over():
+        if state.is_chance_node():
+            return True
+        state.push_unchecked(rng.choice(list(state.legal_moves())))
+    return state.is_chance_node()
+
+
+def match_seats(match: str, players: list[str], kinds: dict[str, str]) -> dict[str, str]:
+    """The seats a "Who plays" choice gives (a level the game lacks falls back to a person)."""
+    _, first, others = MATCHES[match]
+    seats = {p: (first if i == 0 else others) for i, p in enumerate(players)}
+    return {p: kind if kind in kinds else HUMAN for p, kind in seats.items()}
+
+
+def match_of(seats: dict[str, str], players: list[str], kinds: dict[str, str]) -> str:
+    """The "Who plays" choice these seats are, or MATCH_CUSTOM."""
+    chosen = {p: seats.get(p, HUMAN) for p in players}
+    for match in MATCHES:
+        if match_seats(match, players, kinds) == chosen:
+            return match
+    return MATCH_CUSTOM
+
+
+def default_seats(game_id: str, players: list[str]) -> dict[str, str]:
+    return match_seats(MATCH_DEFAULT, players, seat_kinds(game_id))
+
+
+def seat_label(kind: str, kinds: dict[str, str]) -> str:
+    return SEAT_WORDS.get(kind, kinds.get(kind, kind))
+
+
+def seats_fieldset(players: list[str], seats: dict[str, str], kinds: dict[str, str] | None = None,
+                   count: str = "") -> str:
+    """Who plays: one choice for the usual line-ups, the player count (`count`), a menu per seat."""
+    kinds = kinds or SEAT_KINDS
+    chosen = match_of(seats, players, kinds)
+    if len(players) == 1:
+        listed = [("people", "You alone (solitaire)"), ("watch", "The computer alone (medium)")]
+    else:
+        listed = [(key, label) for key, (label, _, _) in MATCHES.items()]
+    listed.append((MATCH_CUSTOM, "Each seat as chosen below"))
+    matches = "".join(f'<option value="{key}"{" selected" if key == chosen else ""}>{esc(label)}</option>'
+                      for key, label in listed)
+    return (f'<fieldset id="seats"><legend>Who plays</legend>'
+            f'<div class="field match"><label for="match" class="sr-only">Who plays</label>'
+            f'<select id="match" name="match">{matches}</select></div>{count}'
+            f'<div class="seat-rows" id="seat-rows">{seat_rows(players, seats, kinds)}</div></fieldset>')
+
+
+def seat_rows(players: list[str], seats: dict[str, str], kinds: dict[str, str]) -> str:
+    """A menu per seat: a person, or each computer level the game has."""
     rows = []
     for player in players:
-        chosen = seats.get(player, "human")
-        options = "".join(f'<option value="{k}"{" selected" if k == chosen else ""}>{esc(v)}</option>'
-                          for k, v in (kinds or SEAT_KINDS).items())
-        rows.append(f'<div class="field"><label for="seat-{esc(player)}">{esc(player)}</label>'
+        chosen = seats.get(player, HUMAN)
+        options = "".join(f'<option value="{k}"{" selected" if k == chosen else ""}>{esc(seat_label(k, kinds))}'
+                          f'</option>' for k in kinds)
+        rows.append(f'<div class="field seat"><label for="seat-{esc(player)}">{esc(player.capitalize())}</label>'
                     f'<select id="seat-{esc(player)}" name="seat:{esc(player)}">{options}</select></div>')
-    return f'<fieldset id="seats"><legend>Players</legend>{"".join(rows)}</fieldset>'
+    return "".join(rows)
+
+
+def players_field(game_id: str, options: dict[str, Any]) -> str:
+    """The number of players, for games that take it as an option (asked with the seats)."""
+    for opt in get_game(game_id).describe()["options"]:
+        if opt["name"] == PLAYERS_OPTION:
+            return option_field(opt, options.get(PLAYERS_OPTION, opt["default"]))
+    return ""
 
 
 def think_field(seconds: float) -> str:
     low, high = THINK_RANGE
-    return (f'<fieldset><legend>Computer players</legend><div class="field"><label for="think">time per move (seconds)</label>'
+    return (f'<div class="field"><label for="think">Computer\'s time per move (seconds)</label>'
             f'<input type="number" id="think" name="think" value="{seconds:g}" min="{low:g}" max="{high:g}" step="0.1" '
-            f'aria-describedby="think-help"><small id="think-help">how long a computer player, or a hint, '
-            f'may think about one move</small></div></fieldset>')
+            f'inputmode="decimal" aria-describedby="think-help"><small id="think-help">how long a computer player, '
+            f'or a hint, may think about one move</small></div>')
 
 
-def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str], seed: int, error: str = "",
+def seed_fieldset(seed: int) -> str:
+    """The seed, for games with chance only."""
+    return (f'<fieldset><legend>Chance</legend><div class="field"><label for="seed">Seed</label>'
+            f'<input type="number" id="seed" name="seed" value="{seed}" step="1" inputmode="numeric" '
+            f'aria-describedby="seed-help"><small id="seed-help">the same seed deals the same draws and rolls'
+            f'</small></div></fieldset>')
+
+
+def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str] | None, seed: int, error: str = "",
           think_seconds: float = THINK_DEFAULT) -> str:
+    """The set-up: who plays first (the usual line-ups, each seat), then More options, then how to play."""
     game = get_game(game_id)
     info = game.describe()
     values = {o["name"]: o["default"] for o in info["options"]}
     values.update(options or {})
-    fields = "".join(option_field(o, values[o["name"]]) for o in info["options"])
     try:
         players = players_for(game_id, values)
     except OptionError:
         players = players_for(game_id, {})
+    kinds = seat_kinds(game_id)
+    seats = seats if seats else default_seats(game_id, players)
+    count = players_field(game_id, values)
+    rules = "".join(option_field(o, values[o["name"]]) for o in info["options"] if o["name"] != PLAYERS_OPTION)
+    try:
+        chance = has_chance(game_id, values)
+    except OptionError:
+        chance = False
+    board = board_for(game)
     return (
         f'<section class="setup" aria-labelledby="setup-title"><h2 id="setup-title">{esc(info["title"])}</h2>'
-        f'<p class="rules-text">{esc(info["rules"])}</p>'
+        f'<p class="setup-summary">{esc(catalogue.summary_of(info["rules"]))}</p>'
         f'<form id="setup" data-game="{game_id}" novalidate>'
-        f'<fieldset><legend>Rules</legend>{fields}</fieldset>'
-        f'<div id="seats-wrap">{seats_fieldset(players, seats, seat_kinds(game_id))}</div>'
-        f'{think_field(think_seconds)}'
-        f'<fieldset><legend>Chance</legend><div class="field"><label for="seed">seed</label>'
-        f'<input type="number" id="seed" name="seed" value="{seed}" step="1" aria-describedby="seed-help">'
-        f'<small id="seed-help">the same seed deals the same draws and rolls</small></div></fieldset>'
+        f'<div id="seats-wrap">{seats_fieldset(players, seats, kinds, count)}</div>'
+        f'<details class="more-options" id="more-options"><summary>More options</summary>'
+        f'<fieldset><legend>Rules</legend>{rules or "<p>This game has no rule switches.</p>"}</fieldset>'
+        f'<fieldset><legend>Computer players</legend>{think_field(think_seconds)}</fieldset>'
+        f'<div id="seed-wrap">{seed_fieldset(seed) if chance else ""}</div></details>'
         f'<p class="form-error" id="setup-error" role="alert">{esc(error)}</p>'
         f'<div class="buttons"><button type="button" data-action="home">Back</button>'
         f'<button type="submit" class="primary" data-action="start">Start the game</button></div>'
-        f'</form></section>'
+        f'</form>'
+        f'<section class="how-to-play" aria-labelledby="how-title"><h3 id="how-title">How to play</h3>'
+        f'{board.rules()}</section></section>'
     )
 
 
 # ----- play ----------------------------------------------------------------------------
 def play_frame(session: Session, key_help: str) -> str:
-    """The play screen's fixed frame; its parts are filled by `play_parts`."""
+    """The play screen's fixed frame; main.py fills its parts."""
     game = session.game
     keys = "Arrow keys move on the board, Enter or Space plays, U undoes, R redoes, H asks for a hint"
     if key_help:
         keys += f", {key_help}"
     return (
         f'<section class="play" data-game="{game.id}" aria-label="{esc(game.title)}">'
-        f'<div class="status" id="status" role="status" aria-live="polite"></div>'
+        f'<div class="status-bar" id="status-bar"><div class="status" id="status" role="status" aria-live="polite">'
+        f'</div></div>'
         f'<div class="message" id="message" role="alert" aria-live="assertive"></div>'
-        f'<div class="layout"><div class="board-wrap" id="board"></div>'
-        f'<aside class="side"><div id="panel"></div>'
+        f'<div class="layout"><div class="board-area" id="board-area">'
+        f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div></div>'
+        f'<aside class="side">'
         f'<div class="toolbar" id="toolbar" role="toolbar" aria-label="game actions"></div>'
         f'<div class="hint-box" id="hint" aria-live="polite"></div>'
-        f'<div id="viewing"></div>'
+        f'<div id="panel"></div>'
         f'<h3 class="moves-title">Moves</h3><ol class="moves" id="moves" aria-label="moves: pick one to see its position"></ol>'
-        f'<details class="rules" id="rules"><summary>Rules of {esc(game.title)}</summary>'
-        f'<p>{esc(game.rules_summary)}</p><p class="keys"><strong>Keyboard:</strong> {esc(keys)}.</p></details>'
+        f'<details class="rules" id="rules"><summary>How to play {esc(game.title)}</summary>'
+        f'<div class="rules-body">{session.board.rules()}</div>'
+        f'<p class="keys"><strong>Keyboard:</strong> {esc(keys)}.</p></details>'
         f'</aside></div></section>'
     )
 
@@ -186,48 +288,65 @@ AI_NOTES = {  # what the status line says while a computer player works, by the 
 }
 
 
+def name_of(player: str) -> str:
+    return player.capitalize()
+
+
 def status(session: Session, clock_now: dict[str, float] | None = None, ai_state: str = "ready") -> str:
+    """The status bar: whose turn (or which earlier move is shown), the tally, what was rolled or drawn."""
     shown = session.shown_state()
-    scores = shown.scores()
+    board = session.board
+    past = session.viewing is not None
     outcome = shown.outcome()
-    score_html = " ".join(
-        f'<span class="score-item" data-player="{esc(p)}"><span class="who">{esc(p)}</span> '
-        f'<b class="score" data-score="{esc(p)}">{scores.get(p, 0)}</b></span>' for p in shown.players)
-    if outcome is not None:
+    if past:
+        turn = (f'<p class="turn viewing-note" data-viewing="{session.viewing}">{esc(viewing_words(session))}</p>'
+                f'<div class="viewing-actions">'
+                f'<button type="button" data-action="live" class="primary">Back to the game</button>'
+                f'<button type="button" data-action="continue">Continue from here</button></div>')
+    elif outcome is not None:
         turn = f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}">Game over: {esc(outcome.describe())}</p>'
     elif shown.current_player == CHANCE:
         turn = '<p class="turn">Drawing…</p>'
     else:
         player = shown.current_player
-        seat = session.seats.get(player, "human")
-        who = "" if seat == "human" else f" — {session.seat_label(player)}"
+        seat = session.seats.get(player, HUMAN)
+        who = "" if seat == HUMAN else f" — {session.seat_label(player)}"
         busy = ""
-        if session.thinking == "move" and session.viewing is None and seat != "human":
+        if session.thinking == "move" and seat != HUMAN:
             busy = (f' <span class="thinking" data-thinking="{esc(player)}"><span class="spinner small" aria-hidden="true">'
                     f'</span>{esc(AI_NOTES.get(ai_state, AI_NOTES["ready"]))}</span>')
         turn = (f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>'
-                f'{esc(player.capitalize())} to play{esc(who)}{busy}</p>')
+                f'{esc(name_of(player))} to play{esc(who)}{busy}</p>')
+    tally, unit = board.tally(shown)
+    items = " ".join(
+        f'<span class="score-item" data-player="{esc(p)}" title="{esc(name_of(p))}: {value} {esc(unit)}">'
+        f'<span class="dot dot-{esc(p)}" aria-hidden="true"></span><span class="who">{esc(name_of(p))}</span> '
+        f'<b class="score" data-score="{esc(p)}">{value}</b></span>' for p, value in tally.items())
+    note = board.status_note(shown, past)
     clock = ""
     if clock_now:
         clock = '<p class="clocks">' + " ".join(
-            f'<span class="clock{" running" if p == shown.current_player and outcome is None else ""}" data-clock="{esc(p)}">'
-            f'{esc(p)} {fmt_clock(t)}</span>' for p, t in clock_now.items()) + "</p>"
-    viewing = f'<p class="viewing-note">(position after move {session.viewing})</p>' if session.viewing is not None else ""
-    return f'{turn}<p class="scores">{score_html}</p>{clock}{viewing}'
+            f'<span class="clock{" running" if p == shown.current_player and outcome is None and not past else ""}" '
+            f'data-clock="{esc(p)}">{esc(p)} {fmt_clock(t)}</span>' for p, t in clock_now.items()) + "</p>"
+    return (f'{turn}<p class="scores"><span class="unit">{esc(unit.capitalize())}:</span> {items}</p>'
+            f'{f"<p class=status-note>{note}</p>" if note else ""}{clock}')
 
 
 def toolbar(session: Session) -> str:
-    def button(action: str, label: str, enabled: bool = True, key: str = "") -> str:
+    """Hint, Undo and Redo, and the less used actions in a menu: one row on a phone."""
+    def button(action: str, label: str, enabled: bool = True, key: str = "", role: str = "") -> str:
         shortcut = f' aria-keyshortcuts="{key}"' if key else ""
-        return (f'<button type="button" data-action="{action}"{"" if enabled else " disabled"}{shortcut}>'
+        kind = f' role="{role}"' if role else ""
+        return (f'<button type="button" data-action="{action}"{"" if enabled else " disabled"}{shortcut}{kind}>'
                 f'{esc(label)}</button>')
+    menu = "".join([button("new", "New game", role="menuitem"), button("export", "Export this game", role="menuitem"),
+                    button("import", "Open a saved game…", role="menuitem")])
     return "".join([
         button("hint", "Hint", session.viewing is None and session.human_to_move() and session.thinking is None, "H"),
         button("undo", "Undo", session.can_undo(), "U"),
         button("redo", "Redo", session.can_redo(), "R"),
-        button("new", "New game"),
-        button("export", "Export"),
-        button("import", "Import"),
+        f'<details class="menu" id="game-menu"><summary aria-label="more actions">More</summary>'
+        f'<div class="menu-list" role="menu">{menu}</div></details>',
     ])
 
 
@@ -259,33 +378,41 @@ def ai_problem(reason: str, seconds: float) -> str:
             f'<button type="button" data-action="ai-retry">Try the background player again</button></div></div>')
 
 
+def viewing_words(session: Session) -> str:
+    """"Viewing move 12 of 40", numbered as the move list numbers the players' moves."""
+    shown, last = session.move_number(session.viewing or 0), session.move_number(session.state.ply)
+    return "Viewing the start" if shown == 0 else f"Viewing move {shown} of {last}"
+
+
 def viewing_banner(session: Session) -> str:
+    """On the board while an earlier position is shown: which move, so it cannot pass for the live game."""
     if session.viewing is None:
         return ""
-    return (f'<div class="viewing-banner"><p>Looking at the position after move {session.viewing} '
-            f'of {session.state.ply}.</p><button type="button" data-action="live" class="primary">Back to the game</button>'
-            f'<button type="button" data-action="continue">Continue from here</button></div>')
+    return f'<p class="viewing-badge" aria-hidden="true">{esc(viewing_words(session))}</p>'
 
 
 def moves(session: Session) -> str:
+    """The move list: number, who and the move in words (what chance brought first, small), the notation."""
     rows = session.move_rows()
     shown_ply = session.state.ply if session.viewing is None else session.viewing
-    items = [_move_item(0, "Start", "", shown_ply == 0, "the starting position")]
+    items = [_move_item(0, '<span class="num"></span><span class="words">Start</span>', shown_ply == 0,
+                        "the starting position")]
     for row in rows:
         seen = [session.board.public_text(c) for c in row["chance"]]  # no dealt hands, no drawn tiles
         chance = "".join(f'<span class="chance">{esc(c)}</span>' for c in seen)
         if row["player"] == CHANCE:
-            label = chance
+            label = f'<span class="num"></span><span class="words">{chance}</span>'
             text = ", ".join(seen)
         else:
-            label = f'{chance}<span class="num">{row["number"]}.</span> <span class="dot dot-{esc(row["player"])}"></span>' \
-                    f'<span class="mv">{esc(row["move"])}</span>'
-            text = f'move {row["number"]}, {row["player"]}: {row["move"]}'
-        items.append(_move_item(row["ply"], label, row["player"], row["ply"] == shown_ply, text))
+            who = name_of(row["player"])
+            label = (f'<span class="num">{row["number"]}.</span><span class="words"><b>{esc(who)}</b> '
+                     f'{esc(row["words"])}{chance}</span><span class="mv">{esc(row["move"])}</span>')
+            text = f'move {row["number"]}, {who}: {row["words"]} ({row["move"]})'
+        items.append(_move_item(row["ply"], label, row["ply"] == shown_ply, text))
     return "".join(items)
 
 
-def _move_item(ply: int, label: str, player: str, current: bool, text: str) -> str:
+def _move_item(ply: int, label: str, current: bool, text: str) -> str:
     cur = ' aria-current="step"' if current else ""
     return (f'<li{" class=current" if current else ""}><button type="button" data-action="view" data-ply="{ply}"'
             f'{cur} aria-label="{esc(text)}">{label}</button></li>')

@@ -7,9 +7,11 @@
 - `ScanScreen`: the DOM glue (file inputs, fetch, redraws); it imports the browser only
   when it runs, so everything above is tested in CPython and in Pyodide alike.
 
-The photo is shown as the browser draws the file (EXIF orientation applied) and the
-overlay is an SVG whose viewBox is that photo's pixel size, so the companion's `points`
-(in the same pixels) place each marker on its stone at any screen size.
+The photo is drawn inside an SVG whose coordinates are that photo's pixels, so the
+companion's `points` (in the same pixels) place each marker on its stone at any screen
+size, and a pinch or a tap zooms photo and markers together (boards/zoom.py, zoom.js:
+a rings board's locations are a dozen pixels apart on a phone). A tap on a location
+opens a small palette of its colours, the person picks one; nothing cycles.
 """
 
 from __future__ import annotations
@@ -25,16 +27,32 @@ from typing import Any
 from engine import PositionError, StonesError, get_game
 
 from boards.sage_stones import SOLID
+from boards.zoom import Frame, Zoom
 from .pages import esc
 from .session import Session
 
 SCAN_GAMES = ("three-stones", "morris", "rings", "sage-stones")  # the boards the companion reads
+NOT_SCANNED = {  # the games it does not read yet, and why, in a player's words
+    "triple-domino": "not yet: its tiles lie anywhere on the table, in any shape, so there is no board to find",
+}
 LOW_CONFIDENCE = 0.8   # below this a location is marked "to check"
 MARK_SHARE = 0.4       # a marker's radius as a share of the distance to the nearest other location
+FINGER = 44.0          # CSS px a location's hit area needs
+PHONE_WIDTH = 380.0    # CSS px a phone shows the photo across: how far a tap zooms so locations reach FINGER
 API = "./api/read"     # same origin as the page: the companion serves both
 FILE_INPUTS = ("scan-camera", "scan-file")
-COMPANION_MISSING = ("Scanning needs the companion on this computer: run ./stones start and open the address "
-                     "it prints (./stones start --lan for a phone on the same Wi-Fi).")
+COMPANION_MISSING = ("The scanner runs on the computer that started Stones; open this page from there "
+                     "(a phone on the same Wi-Fi: the address that computer shows).")
+COMPANION_HOW = "On that computer: ./stones start --lan prints the address for a phone."
+ASSUMED_WORDS = {  # what the engine assumed for a position from a photo (its key), as a sentence
+    "in_hand": "Stones in hand were counted from the board, as if none had been taken yet.",
+    "since_removal": "The count towards the no-removal draw starts again from zero.",
+    "last": "The next stone may go anywhere: a photo cannot show which stone was played last.",
+    "pouch": "The pouch holds the full set less the stones on the board.",
+    "passes": "Nobody has just passed.",
+    "players": "The players are the colours on the board, in the usual order.",
+    "scores": "The scores were counted from the board.",
+}
 HINTS = {  # what to do next, by the companion's error code
     "no_board": "Take the photo from above with the whole board in view, in good light.",
     "wrong_game": "Choose that game above and send the photo again.",
@@ -104,21 +122,20 @@ class ScanReading:
                    size=(float(size[0]), float(size[1])), seconds=float(answer.get("seconds") or 0.0))
 
     # ----- corrections ---------------------------------------------------------------------
-    def colour_cycle(self) -> list[str | None]:
-        """What a tap steps through: empty, then the game's colours, those read on this board first."""
+    def colour_choices(self) -> list[str | None]:
+        """What a location's palette offers: empty, then the game's colours, those read on this board first."""
         palette = list(get_game(self.game).palette)
         seen = [c for c in palette if c in set(self.read.values())]
         return [None] + seen + [c for c in palette if c not in seen]
 
-    def cycle(self, location: str) -> str | None:
-        """One tap: the location's next colour (after the last one: empty); it counts as checked."""
+    def set(self, location: str, colour: str | None) -> None:
+        """A location set by hand (to one of `colour_choices`); it counts as checked."""
         if location not in self.cells:
             raise KeyError(location)
-        order = self.colour_cycle()
-        now = self.cells[location]
-        self.cells[location] = order[(order.index(now) + 1) % len(order)]
+        if colour not in self.colour_choices():
+            raise ValueError(f"{self.game} has no {colour} stones")
+        self.cells[location] = colour
         self.checked.add(location)
-        return self.cells[location]
 
     def is_doubtful(self, location: str) -> bool:
         return location not in self.checked and self.confidence[location] < LOW_CONFIDENCE
@@ -131,8 +148,8 @@ class ScanReading:
         return [loc for loc in self.cells if self.cells[loc] != self.read[loc]]
 
     def counts(self) -> dict[str, int]:
-        """Stones per colour on the corrected board (colours in cycle order), plus 'empty'."""
-        out = {c: 0 for c in self.colour_cycle()[1:]}
+        """Stones per colour on the corrected board (colours in palette order), plus 'empty'."""
+        out = {c: 0 for c in self.colour_choices()[1:]}
         empty = 0
         for colour in self.cells.values():
             if colour is None:
@@ -151,24 +168,53 @@ class ScanReading:
             out[loc] = min((math.hypot(x - u, y - v) for other, (u, v) in items if other != loc), default=1.0)
         return out
 
+    def tap_zoom(self) -> float:
+        """How far a finger's first tap zooms for the locations to reach FINGER px on a phone (1: no need)."""
+        width = self.size[0]
+        closest = sorted(self.spacing.values())[len(self.spacing) // 10]  # the closest tenth, ignoring strays
+        shown = closest * PHONE_WIDTH / width
+        return 1.0 if shown >= FINGER else min(6.0, FINGER / shown * 1.1)
+
     # ----- what the engine makes of it -------------------------------------------------------
-    def position(self) -> dict[str, Any]:
-        """The corrected position (SPEC section 2)."""
-        return {"game": self.game, "cells": dict(self.cells)}
+    def position(self, to_move: str | None = None) -> dict[str, Any]:
+        """The corrected position (SPEC section 2), with who moves next when a person said so."""
+        position: dict[str, Any] = {"game": self.game, "cells": dict(self.cells)}
+        if to_move:
+            position["to_move"] = to_move
+        return position
+
+    def movers(self) -> tuple[list[str], str | None]:
+        """Who may move next (the two sides, or the colours on the board) and the engine's own guess."""
+        palette = get_game(self.game).palette
+        sides = list(palette) if len(palette) == 2 else [c for c in palette if c in set(self.cells.values())]
+        try:
+            guess = get_game(self.game).from_position(self.position()).to_position().get("to_move")
+        except StonesError:
+            guess = None
+        return sides, guess if guess in sides else (sides[0] if sides else None)
 
     def score(self) -> dict[str, Any]:
         """The engine's score of the corrected position; PositionError if it is not a possible board."""
         return get_game(self.game).score_position(self.position())
 
-    def start_session(self, seed: int | None = None) -> Session:
+    def start_session(self, seed: int | None = None, to_move: str | None = None) -> Session:
         """A game that starts at the corrected position, every seat a person; PositionError says why not."""
         seed = random.randrange(1, 1_000_000) if seed is None else seed
-        state = get_game(self.game).from_position(self.position(), seed=seed)
+        state = get_game(self.game).from_position(self.position(to_move), seed=seed)
         if state.is_over():
             raise PositionError("this position is already decided: " + state.outcome().describe())
         session = Session(state)
         session.advance_chance()
         return session
+
+
+def assumption_sentence(assumed: str) -> str:
+    """What the engine assumed ("in_hand.white not given: …") as a sentence a player reads."""
+    key = assumed.split(" ", 1)[0].split(".", 1)[0]
+    if key in ASSUMED_WORDS:
+        return ASSUMED_WORDS[key]
+    text = assumed.split(" not given: ", 1)[-1]  # "<key> not given: <what was assumed>"
+    return text[:1].upper() + text[1:].rstrip(".") + "."
 
 
 def read_answer(status: int, text: str, game: str) -> ScanReading:
@@ -191,8 +237,8 @@ def describe_failure(status: int, data: Any) -> str:
     if isinstance(data, dict) and isinstance(data.get("error"), str):
         reason = data["error"]
         hint = HINTS.get(str(data.get("code")), "")
-        return f"The companion could not read this photo: {reason.rstrip('.')}." + (f" {hint}" if hint else "")
-    return f"The companion answered with an error (HTTP {status}). Try again, or restart ./stones start."
+        return f"The scanner could not read this photo: {reason.rstrip('.')}." + (f" {hint}" if hint else "")
+    return f"The scanner answered with an error (HTTP {status}). Try again in a moment."
 
 
 # ----- HTML -------------------------------------------------------------------------------------
@@ -214,6 +260,10 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
     choices = "".join(
         f'<label class="scan-game"><input type="radio" name="scan-game" value="{g}"{" checked" if g == game else ""}>'
         f' {esc(get_game(g).title)}</label>' for g in games)
+    choices += "".join(
+        f'<p class="scan-game not-scanned" data-not-scanned="{g}"><input type="radio" name="scan-game" value="{g}" '
+        f'disabled aria-describedby="why-{g}"> {esc(get_game(g).title)}: <span id="why-{g}">{esc(why)}</span></p>'
+        for g, why in NOT_SCANNED.items())
     if companion is None:
         status = '<p class="scan-status" id="scan-status" data-companion="checking">Looking for the companion…</p>'
     elif companion:
@@ -221,14 +271,16 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
                   'take the photo from above, the whole board in view.</p>')
     else:
         status = (f'<div class="scan-status missing" id="scan-status" data-companion="missing" role="alert">'
-                  f'<p>{_commands(COMPANION_MISSING)}</p>'
+                  f'<p>{esc(COMPANION_MISSING)}</p>'
+                  f'<details class="scan-how"><summary>Running Stones yourself?</summary>'
+                  f'<p>{_commands(COMPANION_HOW)}</p></details>'
                   f'<button type="button" data-action="scan-recheck">Check again</button></div>')
     off = "" if companion else " disabled"
     fail = f'<p class="msg msg-error" id="scan-error" role="alert">{_commands(error)}</p>' if error else ""
     return (
         f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan a board</h2>'
-        f'<p class="rules-text">Photograph a real board: the companion on your computer reads it, '
-        f'you check what it read, then score it or play on from it here.</p>'
+        f'<p class="rules-text">Photograph a real board: the scanner on the computer that started Stones reads '
+        f'it, you check what it read, then score it or play on from it here.</p>'
         f'<fieldset class="scan-games"><legend>Which game?</legend>{choices}</fieldset>'
         f'{status}{fail}'
         f'<div class="buttons scan-buttons">'
@@ -250,12 +302,26 @@ def reading_html(game: str, photo_url: str) -> str:
     )
 
 
-def overlay_svg(reading: ScanReading) -> str:
-    """The reading drawn in the photo's pixels: a disc per stone, a small ring per empty location,
-    a dashed red ring round each location to check, a green ring round each one set by hand."""
+def scan_zoom(reading: ScanReading) -> Zoom:
+    """The photo's zoom: a finger's first tap zooms in where locations are too close to tap (rings)."""
+    tap = reading.tap_zoom()
+    return Zoom("scan_zoom", most=max(3.0, 1.5 * tap), tap=tap if tap > 1 else 0.0)
+
+
+def photo_frame(reading: ScanReading) -> Frame:
+    width, height = reading.size
+    return Frame(width / 2, height / 2, width, height)
+
+
+def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] | None = None) -> str:
+    """The photo and the reading drawn over it in its pixels: a disc per stone, a small ring per empty
+    location, a dashed red ring round each location to check, a green ring round each one set by hand."""
     width, height = reading.size
     spacing = reading.spacing
     parts = []
+    if photo_url:
+        parts.append(f'<image class="scan-image" href="{esc(photo_url)}" x="0" y="0" width="{width:g}" '
+                     f'height="{height:g}" preserveAspectRatio="none"/>')
     for loc, (x, y) in reading.points.items():
         colour = reading.cells[loc]
         radius = MARK_SHARE * spacing[loc]
@@ -277,32 +343,70 @@ def overlay_svg(reading: ScanReading) -> str:
         parts.append(
             f'<g class="{" ".join(classes)}" transform="translate({x:.1f} {y:.1f})" data-action="scan-cell" '
             f'data-cell="{esc(loc)}" data-colour="{colour_name(colour)}" role="button" tabindex="0" '
-            f'aria-label="{esc(loc)}: {colour_name(colour)}, {state}">{"".join(marks)}</g>')
-    return (f'<svg class="scan-overlay" id="scan-overlay" viewBox="0 0 {width:g} {height:g}" '
-            f'preserveAspectRatio="none" role="group" aria-label="the board as read: tap a location to change it">'
-            f'{"".join(parts)}</svg>')
+            f'aria-haspopup="dialog" aria-label="{esc(loc)}: {colour_name(colour)}, {state}">{"".join(marks)}</g>')
+    zoom, fit = scan_zoom(reading), photo_frame(reading)
+    ui = view if view is not None else {}
+    return (f'<svg class="scan-overlay{zoom.svg_class(ui, fit)}" id="scan-overlay" {zoom.svg_attributes(ui, fit)} '
+            f'preserveAspectRatio="none" role="group" aria-label="your photo and the board as read: '
+            f'tap a location to set what is there">{"".join(parts)}</svg>')
 
 
-def side_html(reading: ScanReading, score: dict[str, Any] | None = None, message: tuple[str, str] = ("", "")) -> str:
-    """Beside the photo: what is left to check, what a tap does, the counts, the actions, the score."""
+def palette_html(reading: ScanReading, location: str, view: dict[str, Any] | None = None) -> str:
+    """The colours a location may be set to, as buttons beside it (over the photo, where it is shown)."""
+    shown = scan_zoom(reading).view(view or {}, photo_frame(reading))
+    x, y = reading.points[location]
+    left = min(85.0, max(15.0, 100 * (x - (shown.cx - shown.width / 2)) / shown.width))
+    top = min(100.0, max(0.0, 100 * (y - (shown.cy - shown.height / 2)) / shown.height))
+    now = reading.cells[location]
+    choices = "".join(
+        f'<button type="button" class="choice" data-action="scan-set" data-cell="{esc(location)}" '
+        f'data-colour="{colour_name(c)}" aria-pressed="{"true" if c == now else "false"}">'
+        f'{_dot(c) if c else "<span class=dot-empty></span>"}{esc(colour_name(c))}</button>'
+        for c in reading.colour_choices())
+    return (f'<div class="scan-palette {"above" if top > 50 else "below"}" id="scan-palette" role="dialog" '
+            f'aria-label="{esc(location)}: what is there?" data-cell="{esc(location)}" '
+            f'style="left:{left:.1f}%;top:{top:.1f}%"><p>{esc(location)}: what is there?</p>'
+            f'<div class="choices">{choices}</div>'
+            f'<button type="button" class="close" data-action="scan-close" aria-label="close">✕</button></div>')
+
+
+def photo_html(reading: ScanReading, photo_url: str, view: dict[str, Any] | None = None,
+               picking: str | None = None) -> str:
+    """What the photo box holds: the photo with the reading, its zoom buttons, a location's palette."""
+    zoom, fit = scan_zoom(reading), photo_frame(reading)
+    controls = zoom.controls(view or {}, fit, "the photo", zoom_attr='data-action="scan-zoom"',
+                             view_attr='data-action="scan-view"')
+    palette = palette_html(reading, picking, view) if picking in reading.cells else ""
+    return f'{overlay_svg(reading, photo_url, view)}{controls}{palette}'
+
+
+def side_html(reading: ScanReading, score: dict[str, Any] | None = None, message: tuple[str, str] = ("", ""),
+              to_move: str | None = None) -> str:
+    """Beside the photo: what is left to check, the counts, who moves next, the actions, the score."""
     doubtful = len(reading.to_check())
     if doubtful:
         check = (f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> '
                  f'{doubtful} {"cell" if doubtful == 1 else "cells"} to check</p>')
     else:
         check = '<p class="scan-count" data-to-check="0">Every location read with confidence.</p>'
-    order = " → ".join(colour_name(c) for c in reading.colour_cycle()) + " → empty"
     counts = " · ".join(f'<span class="count">{_dot(c) if c != "empty" else ""}{n} {esc(c)}</span>'
                         for c, n in reading.counts().items())
     fixed = len(reading.corrected())
     fixed_note = f' <span class="small">({fixed} corrected)</span>' if fixed else ""
     kind, text = message
     note = f'<p class="msg msg-{esc(kind)}">{esc(text)}</p>' if text else ""
-    took = f' Read by the companion in {reading.seconds:.1f} s.' if reading.seconds else ""
+    took = f' Read in {reading.seconds:.1f} s.' if reading.seconds else ""
+    sides, guess = reading.movers()
+    chosen = to_move if to_move in sides else guess
+    movers = "".join(f'<option value="{esc(c)}"{" selected" if c == chosen else ""}>{esc(c.capitalize())}</option>'
+                     for c in sides)
+    ask = (f'<div class="field scan-to-move"><label for="scan-to-move">Who moves next?</label>'
+           f'<select id="scan-to-move">{movers}</select><small>a photo cannot show whose turn it was</small></div>'
+           if sides else "")
     return (
         f'{check}<p class="scan-counts">{counts}{fixed_note}</p>'
-        f'<p class="small">Tap a location to change it: {esc(order)}.{took}</p>'
-        f'<div class="buttons scan-actions">'
+        f'<p class="small">Tap a location to set what is there (on a crowded board the first tap zooms in).{took}</p>'
+        f'{ask}<div class="buttons scan-actions">'
         f'<button type="button" class="primary" data-action="scan-score">Score</button>'
         f'<button type="button" data-action="scan-play">Continue this position as a game</button>'
         f'<button type="button" data-action="scan-again">Scan another photo</button></div>'
@@ -312,17 +416,17 @@ def side_html(reading: ScanReading, score: dict[str, Any] | None = None, message
 
 
 def result_html(reading: ScanReading, photo_url: str, score: dict[str, Any] | None = None,
-                message: tuple[str, str] = ("", "")) -> str:
+                message: tuple[str, str] = ("", ""), view: dict[str, Any] | None = None,
+                picking: str | None = None, to_move: str | None = None) -> str:
     width, height = reading.size
     ratio = width / height
     return (
         f'<section class="scan scan-result" data-game="{reading.game}" aria-labelledby="scan-title">'
         f'<h2 id="scan-title">Scan: {esc(get_game(reading.game).title)}</h2>'
         f'<div class="scan-layout">'
-        f'<div class="scan-photo" style="aspect-ratio:{width:g} / {height:g};max-width:min(100%, calc(78vh * {ratio:.4f}))">'
-        f'<img src="{esc(photo_url)}" alt="your photo of the board" width="{width:g}" height="{height:g}">'
-        f'{overlay_svg(reading)}</div>'
-        f'<aside class="scan-side" id="scan-side">{side_html(reading, score, message)}</aside>'
+        f'<div class="scan-photo zoom-wrap" id="scan-photo" style="aspect-ratio:{width:g} / {height:g};'
+        f'max-width:min(100%, calc(78vh * {ratio:.4f}))">{photo_html(reading, photo_url, view, picking)}</div>'
+        f'<aside class="scan-side" id="scan-side">{side_html(reading, score, message, to_move)}</aside>'
         f'</div></section>'
     )
 
@@ -358,6 +462,8 @@ class ScanScreen:
         self.photo_url = ""
         self.score: dict[str, Any] | None = None
         self.ticket = 0  # bumped by every visit and every photo: a late answer for an earlier one is dropped
+        self.view: dict[str, Any] = {}  # the photo's zoom (boards.zoom.Zoom keeps it here)
+        self.picking: str | None = None  # the location whose palette is open
 
     # ----- screens ------------------------------------------------------------------------------
     def show(self, error: str = "") -> None:
@@ -365,7 +471,7 @@ class ScanScreen:
         self.page.screen = "scan"
         self.page.bump()
         self.ticket += 1
-        self.page.root.innerHTML = pick_html(self.game, self.companion, self.games, error)
+        self.page.new_screen(pick_html(self.game, self.companion, self.games, error))
         asyncio.ensure_future(self.check_companion())
 
     async def check_companion(self) -> None:
@@ -394,16 +500,30 @@ class ScanScreen:
         return self.game
 
     def _render_result(self, message: tuple[str, str] = ("", "")) -> None:
-        self.page.root.innerHTML = result_html(self.reading, self.photo_url, self.score, message)
+        self.view, self.picking = {}, None
+        self.page.new_screen(result_html(self.reading, self.photo_url, self.score, message))
 
-    def _redraw(self, message: tuple[str, str] = ("", ""), focus: str = "") -> None:
+    def _to_move(self) -> str | None:
         from pyscript import document
-        document.getElementById("scan-overlay").outerHTML = overlay_svg(self.reading)
-        document.getElementById("scan-side").innerHTML = side_html(self.reading, self.score, message)
-        if focus:
-            for node in document.querySelectorAll("#scan-overlay [data-cell]"):
-                if node.getAttribute("data-cell") == focus:
-                    node.focus()
+        chosen = document.getElementById("scan-to-move")
+        return chosen.value if chosen else None
+
+    def _redraw(self, message: tuple[str, str] = ("", ""), focus: str = "", side: bool = True) -> None:
+        """Draw the photo box again (and the panel beside it); `focus` a location, or the open palette."""
+        from pyscript import document
+        document.getElementById("scan-photo").innerHTML = photo_html(self.reading, self.photo_url, self.view,
+                                                                     self.picking)
+        if side:
+            document.getElementById("scan-side").innerHTML = side_html(self.reading, self.score, message,
+                                                                       self._to_move())
+        target = None
+        if self.picking:
+            target = document.querySelector('#scan-palette [aria-pressed="true"]')
+        elif focus:
+            target = next((node for node in document.querySelectorAll("#scan-overlay [data-cell]")
+                           if node.getAttribute("data-cell") == focus), None)
+        if target:
+            target.focus(_js_options({"preventScroll": True}))
 
     # ----- events -------------------------------------------------------------------------------
     def act(self, action: str, node: Any) -> None:
@@ -425,9 +545,21 @@ class ScanScreen:
         elif self.reading is None:
             return
         elif action == "scan-cell":
-            self.reading.cycle(node.getAttribute("data-cell"))
-            self._rescore()
-            self._redraw(focus=node.getAttribute("data-cell"))
+            self.picking = node.getAttribute("data-cell")
+            self._redraw(side=False)
+        elif action == "scan-set":
+            colour = node.getAttribute("data-colour")
+            self.reading.set(node.getAttribute("data-cell"), None if colour == "empty" else colour)
+            self.picking = None
+            message = self._rescore()
+            self._redraw(message, focus=node.getAttribute("data-cell"))
+        elif action == "scan-close":
+            location, self.picking = self.picking, None
+            self._redraw(focus=location or "", side=False)
+        elif action in ("scan-zoom", "scan-view"):
+            scan_zoom(self.reading).act(self.view, action[5:], node.getAttribute("data-value") or "",
+                                        photo_frame(self.reading))
+            self._redraw(side=False)
         elif action == "scan-score":
             self.score = None
             message = self._rescore(force=True)
@@ -436,9 +568,12 @@ class ScanScreen:
             self.play_on()
 
     def key(self, event: Any) -> None:
-        """Enter or Space on a focused location taps it."""
+        """Enter or Space on a focused location opens its palette; Escape closes it."""
         target = event.target
-        if event.key in ("Enter", " ") and target.hasAttribute and target.hasAttribute("data-cell"):
+        if event.key == "Escape" and self.picking:
+            self.act("scan-close", target)
+        elif event.key in ("Enter", " ") and target.hasAttribute and target.hasAttribute("data-cell") \
+                and target.getAttribute("data-action") == "scan-cell":
             event.preventDefault()
             self.act("scan-cell", target)
 
@@ -470,7 +605,7 @@ class ScanScreen:
             window.URL.revokeObjectURL(self.photo_url)
         self.photo_url = window.URL.createObjectURL(file)
         self.reading, self.score = None, None
-        self.page.root.innerHTML = reading_html(game, self.photo_url)
+        self.page.new_screen(reading_html(game, self.photo_url))
         form = window.FormData.new()
         form.append("game", game)
         form.append("image", file, file.name or "photo.jpg")
@@ -494,14 +629,14 @@ class ScanScreen:
         """Continue the corrected position as a game: it becomes the saved game in progress."""
         page = self.page
         try:
-            session = self.reading.start_session()
+            session = self.reading.start_session(to_move=self._to_move())
         except StonesError as exc:
             self._redraw(("error", f"This position cannot start a game: {exc}"))
             return
-        assumed = getattr(session.state, "assumed", None) or []
+        assumed = [assumption_sentence(text) for text in getattr(session.state, "assumed", None) or []]
         page.bump()
         page.session = session
-        page.msg = ("info", "Playing on from the scanned board." + (f" Assumed: {'; '.join(assumed)}." if assumed else ""))
+        page.msg = ("info", " ".join(["Playing on from the scanned board.", *assumed]))
         page.save()
         page.show_play()
         page.schedule_ai()

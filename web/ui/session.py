@@ -25,10 +25,10 @@ from . import think
 
 HUMAN = "human"
 LEVEL_ORDER = ("easy", "medium", "hard", "random")  # how the seat menu lists the computer levels
-LEVEL_LABELS = {"easy": "computer: easy", "medium": "computer: medium", "hard": "computer: hard",
-                "random": "computer: random moves"}
+LEVEL_LABELS = {"easy": "computer (easy)", "medium": "computer (medium)", "hard": "computer (hard)",
+                "random": "computer (random moves)"}
 _LEVELS = [level for level in LEVEL_ORDER if level in LEVELS] + [level for level in LEVELS if level not in LEVEL_ORDER]
-SEAT_KINDS = {HUMAN: "human", **{level: LEVEL_LABELS.get(level, f"computer: {level}") for level in _LEVELS}}
+SEAT_KINDS = {HUMAN: "human", **{level: LEVEL_LABELS.get(level, f"computer ({level})") for level in _LEVELS}}
 SAVE_VERSION = 2  # 2: per-game computer levels and their thinking time ("think")
 THINK_DEFAULT = 1.0  # seconds a computer player (or a hint) may think about one move
 THINK_RANGE = (0.1, 30.0)
@@ -79,6 +79,7 @@ class Session:
         self.ui: dict[str, Any] = {}
         self.drawing: Drawing | None = None
         self.turn_started: float | None = None  # for the chess clock: set by the page
+        self._words: list[tuple[str, str]] = []  # (move text, the move in words) for the history so far
         self._recount_movers()
 
     # ----- construction ------------------------------------------------------------
@@ -305,6 +306,10 @@ class Session:
             raise IllegalMoveError(f"there is no position after move {ply}", rule="view")
         self.viewing = None if ply is None or ply == self.state.ply else ply
 
+    def move_number(self, ply: int) -> int:
+        """How many players' moves (the move list's numbers; draws and rolls not counted) lead to `ply`."""
+        return sum(1 for player in self.movers[:ply] if player != CHANCE)
+
     def shown_state(self) -> Any:
         """The state on screen: the live one, or a copy taken back to the viewed ply."""
         if self.viewing is None:
@@ -330,17 +335,41 @@ class Session:
         self.advance_chance()
         self.reset_turn()
 
+    def move_words(self) -> list[str]:
+        """Every move of the history in a player's words (the board's `describe`), kept between calls:
+        only the moves since the last call (or since the first change, after an undo) are worded."""
+        history = [str(move) for move in self.state.history]
+        same = 0
+        while same < min(len(history), len(self._words)) and self._words[same][0] == history[same]:
+            same += 1
+        del self._words[same:]
+        if same < len(history):
+            probe = self.state.copy()
+            while probe.ply > same:
+                probe.pop()
+            for move in self.state.history[same:]:
+                if probe.is_chance_node():  # a draw or a roll: the move list words it (public_text)
+                    probe.push_unchecked(move)
+                    self._words.append((str(move), str(move)))
+                    continue
+                before = probe.copy()
+                probe.push_unchecked(move)
+                self._words.append((str(move), self.board.describe(before, move, probe)))
+        return [words for _, words in self._words]
+
     def move_rows(self) -> list[dict[str, Any]]:
-        """The move list: each player's move with the chance moves just before it."""
+        """The move list: each player's move (notation and words) with the chance moves just before it."""
         rows: list[dict[str, Any]] = []
         pending: list[str] = []
         number = 0
+        words = self.move_words()
         for ply, (move, player) in enumerate(zip(self.state.history, self.movers), start=1):
             if player == CHANCE:
                 pending.append(str(move))
                 continue
             number += 1
-            rows.append({"number": number, "player": player, "move": str(move), "chance": pending, "ply": ply})
+            rows.append({"number": number, "player": player, "move": str(move), "chance": pending, "ply": ply,
+                         "words": words[ply - 1]})
             pending = []
         if pending:
             rows.append({"number": None, "player": CHANCE, "move": "", "chance": pending, "ply": self.state.ply})
@@ -349,8 +378,13 @@ class Session:
     def render_board(self, interactive: bool = True) -> Drawing:
         shown = self.shown_state()
         live = interactive and self.viewing is None and self.human_to_move()
-        self.drawing = self.board.draw(shown, self.ui, live)
+        self.drawing = self.board.draw(shown, self.ui, live, past=self.viewing is not None)
         return self.drawing
+
+    def render_panel(self) -> str:
+        """What the board shows beside itself, for the position on screen."""
+        live = self.viewing is None and self.human_to_move()
+        return self.board.panel(self.shown_state(), self.ui, live, past=self.viewing is not None)
 
     # ----- keyboard cursor -------------------------------------------------------------
     def move_cursor(self, direction: str) -> str | None:
