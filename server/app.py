@@ -48,21 +48,12 @@ CACHE_HASHED = "public, max-age=31536000, immutable"  # its content can never ch
 CACHE_REVALIDATE = "no-cache"  # may be kept, but asked about (a cheap 304) before every use
 CACHE_ANSWERS = "no-store"  # API answers and refusals: about this request only
 
-# The triple-domino board's inline pointer handlers (JS_* in web/boards/triple_domino.py), allowed
-# by their hashes alone; tests/test_server.py checks these against the board's source.
-HANDLER_HASHES = (
-    "sha256-oekYMHFYG6QrisOhcDEDi5awspTf0RbvOjJBkACAIDM=",  # JS_WHEEL
-    "sha256-KbZMFIp4nzvfpS2iyxliDZC1eGuk+d2uwwc0oku3cYU=",  # JS_DOWN
-    "sha256-sojLCdJVGWd4J/umyzCeUmzdykOnsLTtpsySpUs7az8=",  # JS_MOVE
-    "sha256-Zb3echTvggB/TiTGgGccc7C6zgmZAKmL84J9gCFeoy8=",  # JS_UP
-    "sha256-xiy0nPWZrbUgW2vTB015onKoGNqyvo8KwjM9eq0mQyg=",  # JS_CLICK
-)
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'none'",
     # 'wasm-unsafe-eval': Pyodide compiles its WebAssembly; 'unsafe-eval': PyScript's core builds
     # its hook runners with Function() (pyscript/core-*.js), and the app does not start without it
     "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
-    "script-src-attr 'unsafe-hashes' " + " ".join(f"'{h}'" for h in HANDLER_HASHES),
+    "script-src-attr 'none'",  # no inline event handler anywhere: the boards' scripts are .js files
     # styles run no code: the pages' style="..." attributes (a photo's aspect ratio, colours) and the
     # sage-stones board's <style> of spotlight rules for the seats in play
     "style-src 'self' 'unsafe-inline'",
