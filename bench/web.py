@@ -211,7 +211,8 @@ def play_whole_game(page, url: str, game_id: str, options: dict, seed: int, seco
             waited = (answer["painted_at"] - turn_start) / 1000  # until the frame with the move was painted
             before = (answer["asked_at"] - turn_start) / 1000  # the person's move drawn, the request made
             replies.append({"s": waited, "first": not replies, "search_s": answer["search_s"], "ply": len(replies),
-                            "before": before, "after": waited - before - (answer["search_s"] or 0)})
+                            "before": before, "after": waited - before - (answer["search_s"] or 0),
+                            "drawing": (answer["painted_at"] - answer["arrived_at"]) / 1000})
             turn_start = answer["painted_at"]
         state = load_record(saved_record(page))
         if state.is_over():
@@ -239,7 +240,8 @@ def measure_play(playwright, url: str, tmp: Path, games: int, seconds: float, pa
             slow = sorted(replies, key=lambda r: -r["s"])[:3]
             print(f"  {game_id} game {seed}: {len(replies)} replies, slowest "
                   + ", ".join(f"{r['s']:.2f} s (reply {r['ply'] + 1}: {r['before']:.2f} before the request, "
-                              f"{r['search_s']} in the worker, {r['after']:.2f} after)" for r in slow),
+                              f"{r['search_s']} in the worker, {r['after']:.2f} after it, of which "
+                              f"{r['drawing']:.2f} from the answer's arrival to the reply painted)" for r in slow),
                   flush=True)
     return out
 

@@ -281,6 +281,7 @@ class Page:
         started = time.monotonic()
         try:
             answer = await self.receive(request, sent)
+            arrived_at = window.performance.now()
         except AIUnavailable as exc:
             if generation == self.generation:
                 self.ai_pending = False
@@ -309,7 +310,8 @@ class Page:
             return
         # each computer move in window.stonesAIMoves (page clock, performance.now) for bench/web.py
         entry = js_object({"move": played, "ms": (time.monotonic() - started) * 1000, "asked_at": asked_at,
-                           "search_s": answer.get("seconds"), "drawn_at": window.performance.now()})
+                           "search_s": answer.get("seconds"), "arrived_at": arrived_at,
+                           "drawn_at": window.performance.now()})
         window.stonesAIMoves.push(entry)
 
         def painted() -> None:
