@@ -133,9 +133,11 @@ class Page:
         if self.by_keyboard:  # the keyboard carries on in the form; a finger or a mouse sees no focus ring
             focus_quietly(el("match"))
 
-    def show_play(self) -> None:
+    def show_play(self, focus: bool = True) -> None:
+        """The play screen; `focus` puts the focus on the board (not when the page opens on a saved game:
+        nobody has touched the page yet, and the browser would ring the focused point)."""
         self.screen = "play"
-        self.focus_board = True
+        self.focus_board = focus
         self.turn_began = time.time()
         self.new_screen(pages.play_frame(self.session, self.session.board.key_help()))
         self.render_play()
@@ -681,7 +683,7 @@ window.addEventListener("stones:ai", _proxies[5])  # the worker started, or fail
 
 page.restore_saved()
 if page.screen == "play":
-    page.show_play()
+    page.show_play(focus=False)
     page.schedule_ai()
 else:
     page.show_home()
