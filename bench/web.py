@@ -14,6 +14,14 @@ the page (Import) with the side to move set to the hard computer with a
 `--think` budget; the time from the page's request to the move drawn on the
 page (the search runs in the Web Worker), as median and max, and as a ratio of
 the budget. Target: within the budget allowing message overhead (≤ 1.10).
+Whole games (`--play N`): N games per game in a fresh page each, the first seat
+a person whose moves are clicks on the board (random legal moves, after a
+`--pause` like a person's), every other seat the hard computer with the
+`--think` budget. A reply is timed as a player waits for it: from the click
+that ends the person's move (or from the previous computer move drawn) to the
+computer's move drawn and painted on the page, worker start-up, replaying the
+record, the search and both redraws included. The page's first reply is shown apart
+(the worker may still be starting). Target: every reply within 1.10× the budget.
 `--runs 0` or `--ai-positions 0` skips a part.
 """
 
@@ -22,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -105,11 +114,11 @@ def ai_positions(game_id: str, count: int, seconds: float) -> list[dict]:
 
 def ai_move_ms(page, record: dict) -> float:
     """Open the game in the page and wait for the computer's move: the page's own request-to-move time."""
-    page.evaluate("window.stonesLastAIMove = null")
+    page.evaluate("window.stonesAIMoves.length = 0")
     page.set_input_files("#import-file", files=[{"name": "position.json", "mimeType": "application/json",
                                                  "buffer": json.dumps(record).encode()}])
-    page.wait_for_function("window.stonesLastAIMove", timeout=TIMEOUT_MS)
-    return page.evaluate("window.stonesLastAIMove.ms")
+    page.wait_for_function("window.stonesAIMoves.length", timeout=TIMEOUT_MS)
+    return page.evaluate("window.stonesAIMoves[0].ms")
 
 
 def measure_ai(playwright, url: str, tmp: Path, count: int, seconds: float) -> dict[str, list[float]]:
@@ -125,6 +134,134 @@ def measure_ai(playwright, url: str, tmp: Path, count: int, seconds: float) -> d
                 for game in AI_GAMES}
     finally:
         context.close()
+
+
+# ----- whole games: the person clicks, the computer replies ----------------------------------------
+HUMAN_TURN = ("document.body.dataset.state === 'over' || "
+              "!!document.querySelector('button[data-action=hint]:not([disabled])')")
+CLICK_CLOCK = "addEventListener('click', () => { window.benchClickAt = performance.now(); }, true);"
+MORRIS_POINT = re.compile(r"[a-g][1-7]")
+
+
+def whole_game_record(game_id: str, options: dict, seed: int, seconds: float) -> dict:
+    """A new game as the page saves it: the first seat a person, the others the hard computer."""
+    from ui.session import HUMAN, Session
+
+    from engine import get_game
+
+    players = get_game(game_id).new_state(options, seed=seed).players
+    seats = {p: HUMAN if i == 0 else "hard" for i, p in enumerate(players)}
+    return Session.new(game_id, options, seed, seats, seconds).to_record()
+
+
+def person_move(state, person: str, seed: int) -> str:
+    """The person's move: a random legal one, or what a computer level would play (a likelier game)."""
+    from engine.ai import Budget, get_player
+
+    if person == "random":
+        return str(random.Random(f"{seed}/{state.ply}").choice(list(state.legal_moves())))
+    view = state.view(state.current_player)
+    return str(get_player(state.game.id, person, seed=seed).choose(view, Budget(seconds=0.5, nodes=20_000)))
+
+
+def saved_record(page) -> dict:
+    return json.loads(page.evaluate("localStorage.getItem('stones/current-game')"))
+
+
+def click_move(page, game_id: str, move: str) -> None:
+    """The person's move as clicks on the board (and panel), the last click ending the turn."""
+    if game_id == "morris":
+        clicks = [f'#board [data-target="{p}"]' for p in MORRIS_POINT.findall(move)]
+    elif game_id == "three-stones":
+        clicks = [f'#board [data-target="{move.split("@")[-1]}"]']
+    elif game_id == "rings":
+        clicks = [f'#board [data-target="{move.split()[0]}"]']
+    elif game_id == "triple-domino" and move.startswith("lay "):
+        tile, at = re.match(r"lay (\S+) @ (\S+)", move).groups()
+        clicks = [f'[data-board-action=tile][data-value="{tile}"]', f'#board [data-target="{at}"]']
+        if not page.query_selector(clicks[0]):  # the round's opening tile is chosen already
+            clicks = clicks[1:]
+    else:
+        clicks = [f'[data-target="{move}"]']
+    for selector in clicks:
+        page.click(selector)
+    if game_id == "rings" and page.query_selector("#board [data-target=end]"):
+        if page.query_selector("#board [data-target=all]:not([disabled])"):
+            page.click("#board [data-target=all]")
+        page.click("#board [data-target=end]")
+
+
+def play_whole_game(page, url: str, game_id: str, options: dict, seed: int, seconds: float, pause: float,
+                    person: str) -> list[dict]:
+    """One game in a fresh page; each reply with how long the player waited for it ("s") and whether
+    it was the page's first ("first")."""
+    from engine import load_record
+
+    page.goto(url)
+    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+    page.evaluate("text => localStorage.setItem('stones/current-game', text)",
+                  json.dumps(whole_game_record(game_id, options, seed, seconds)))
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+    turn_start = page.evaluate("window.stonesReadyAt")
+    replies: list[dict] = []
+    while True:
+        page.wait_for_function(HUMAN_TURN, timeout=TIMEOUT_MS)
+        page.wait_for_function("window.stonesAIMoves.every(m => m.painted_at)")
+        drawn = page.evaluate("window.stonesAIMoves.slice()")
+        for answer in drawn[len(replies):]:
+            waited = (answer["painted_at"] - turn_start) / 1000  # until the frame with the move was painted
+            before = (answer["asked_at"] - turn_start) / 1000  # the person's move drawn, the request made
+            replies.append({"s": waited, "first": not replies, "search_s": answer["search_s"], "ply": len(replies),
+                            "before": before, "after": waited - before - (answer["search_s"] or 0),
+                            "drawing": (answer["painted_at"] - answer["arrived_at"]) / 1000})
+            turn_start = answer["painted_at"]
+        state = load_record(saved_record(page))
+        if state.is_over():
+            return replies
+        time.sleep(pause)
+        click_move(page, game_id, person_move(state, person, seed))
+        turn_start = page.evaluate("window.benchClickAt")
+
+
+def measure_play(playwright, url: str, tmp: Path, games: int, seconds: float, pause: float,
+                 game_ids: list[str], person: str, options: dict[str, dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for game_id in game_ids:
+        for seed in range(1, games + 1):
+            profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
+            context = playwright.chromium.launch_persistent_context(
+                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            context.add_init_script(CLICK_CLOCK)
+            try:
+                replies = play_whole_game(context.new_page(), url, game_id, options.get(game_id, {}), seed, seconds,
+                                          pause, person)
+            finally:
+                context.close()
+            out.setdefault(game_id, []).extend(replies)
+            slow = sorted(replies, key=lambda r: -r["s"])[:3]
+            print(f"  {game_id} game {seed}: {len(replies)} replies, slowest "
+                  + ", ".join(f"{r['s']:.2f} s (reply {r['ply'] + 1}: {r['before']:.2f} before the request, "
+                              f"{r['search_s']} in the worker, {r['after']:.2f} after it, of which "
+                              f"{r['drawing']:.2f} from the answer's arrival to the reply painted)" for r in slow),
+                  flush=True)
+    return out
+
+
+def report_play(replies: dict[str, list[dict]], seconds: float) -> None:
+    print(f"\nwhole games, the hard computer's replies as the player waits for them, budget {seconds:g} s:")
+    print(f"{'game':<16}{'replies':>8}{'first':>8}{'median':>9}{'p90':>8}{'max':>8}{'max/budget':>12}")
+    worst = 0.0
+    for game, values in replies.items():
+        first = [r["s"] for r in values if r["first"]]
+        rest = sorted(r["s"] for r in values if not r["first"]) or [0.0]
+        top = max(rest + first)
+        worst = max(worst, top / seconds)
+        p90 = rest[min(len(rest) - 1, int(0.9 * len(rest)))]
+        print(f"{game:<16}{len(values):>8}{max(first, default=0):>7.2f}s{statistics.median(rest):>8.2f}s"
+              f"{p90:>7.2f}s{top:>7.2f}s{top / seconds:>12.2f}")
+    print(f"target: every reply within {AI_TARGET:.2f}× the budget → {'met' if worst <= AI_TARGET else 'NOT met'}"
+          f" (worst {worst:.2f}×)")
 
 
 def report_ai(times: dict[str, list[float]], seconds: float) -> None:
@@ -152,11 +289,31 @@ def report_start(app_cold: list[float], app_warm: list[float], bare_cold: list[f
     print(f"target: cold ratio ≤ 1.30 → {'met' if med(app_cold) / med(bare_cold) <= 1.3 else 'NOT met'}")
 
 
+def play_options(words: list[str]) -> dict[str, dict]:
+    """GAME:NAME=VALUE words → options per game (values as JSON where they parse, else text)."""
+    out: dict[str, dict] = {}
+    for word in words:
+        game_id, _, assignment = word.partition(":")
+        name, _, value = assignment.partition("=")
+        try:
+            out.setdefault(game_id, {})[name] = json.loads(value)
+        except ValueError:
+            out.setdefault(game_id, {})[name] = value
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-up runs (0: skip)")
     parser.add_argument("--ai-positions", type=int, default=4, help=f"positions per game (0: skip, max {len(AI_PLIES)})")
     parser.add_argument("--think", type=float, default=1.0, help="the computer's budget per move in seconds")
+    parser.add_argument("--play", type=int, default=0, help="whole games per game against the hard computer")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds the person waits before each move")
+    parser.add_argument("--games", nargs="+", default=list(AI_GAMES), choices=AI_GAMES, help="the games to play")
+    parser.add_argument("--person", default="medium", choices=("random", "easy", "medium", "hard"),
+                        help="how the person's moves are chosen (a computer level computed here, or random)")
+    parser.add_argument("--option", action="append", default=[], metavar="GAME:NAME=VALUE",
+                        help="a rule option for one game's whole games, e.g. rings:players=3")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -177,10 +334,14 @@ def main() -> None:
                 bare_cold.append(cold)
                 bare_warm.append(warm)
             ai_times = measure_ai(playwright, f"{base}/", tmp, args.ai_positions, args.think) if args.ai_positions else {}
+            play = measure_play(playwright, f"{base}/", tmp, args.play, args.think, args.pause, args.games,
+                                args.person, play_options(args.option)) if args.play else {}
     if args.runs:
         report_start(app_cold, app_warm, bare_cold, bare_warm, args.runs)
     if ai_times:
         report_ai(ai_times, args.think)
+    if play:
+        report_play(play, args.think)
 
 
 if __name__ == "__main__":

@@ -6,17 +6,21 @@
 //   window.stonesAI.error                       → why it failed, in words
 //   window.stonesAI.answered                    → how many answers arrived so far
 //
-// main.py (Python) awaits ask(); every change of status is announced as a "stones:ai" event so
-// the page can say "still starting" or offer its fallback (thinking on the page itself). A
-// worker that cannot start, or gives no answer in time, rejects every pending request with the
-// reason: nothing waits silently.
-const ai = { status: "idle", error: "", worker: null, nextId: 1, pending: new Map(), answered: 0 };
+// main.py (Python) awaits ask() once the worker is ready (until then it thinks on its own thread);
+// every change of status is announced as a "stones:ai" event so the page can say so or offer its
+// fallback (thinking on the page itself). A worker that cannot start, is not ready in time, or
+// gives no answer in time, rejects every pending request with the reason: nothing waits silently.
+const ai = { status: "idle", error: "", worker: null, nextId: 1, pending: new Map(), answered: 0, startTimer: 0 };
+// Until the worker is ready the page thinks on its own thread (main.py); a worker not ready after this
+// long counts as failed, so the page says so instead of thinking there for good without a word.
+const START_TIMEOUT_MS = 120_000;
 
 function announce() {
   dispatchEvent(new CustomEvent("stones:ai", { detail: ai.status }));
 }
 
 function fail(reason) {
+  clearTimeout(ai.startTimer);
   ai.status = "failed";
   ai.error = reason;
   if (ai.worker) ai.worker.terminate();
@@ -31,6 +35,7 @@ function fail(reason) {
 
 function receive({ data }) {
   if (data.type === "ready") {
+    clearTimeout(ai.startTimer);
     ai.status = "ready";
     announce();
   } else if (data.type === "failed") {
@@ -53,6 +58,8 @@ function start() {
     fail(`this browser cannot run it in the background (${error.message || error})`);
     return;
   }
+  ai.startTimer = setTimeout(
+    () => fail(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
   ai.worker.onmessage = receive;
   ai.worker.onerror = (event) => {
     event.preventDefault();

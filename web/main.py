@@ -25,7 +25,7 @@ from ui.session import Session, StaleAnswerError, check_think, restore, saved_js
 STORE_KEY = "stones/current-game"
 AI_DELAY = 0.35  # seconds between AI moves, so people can follow them
 AI_TIMEOUT = 90.0  # seconds without an answer (worker start-up included) before the worker counts as failed
-DRAW_ALLOWANCE = 0.15  # seconds kept back from a search for the page to play and draw its move (before any measured)
+DRAW_ALLOWANCE = 0.15  # seconds kept back from a search for the page to play, draw and paint its move (until measured)
 MESSAGE_ALLOWANCE = 0.03  # seconds for the request and the answer to cross between page and worker
 
 
@@ -39,6 +39,24 @@ def el(element_id: str) -> Any:
 
 def js_object(data: dict[str, Any]) -> Any:
     return to_js(data, dict_converter=window.Object.fromEntries)
+
+
+def after_paint(callback: Any) -> None:
+    """Call `callback()` once the next frame is painted (a task after that frame's animation callbacks)."""
+    window.requestAnimationFrame(create_once_callable(
+        lambda *_: window.setTimeout(create_once_callable(callback), 0)))
+
+
+def scroll_to_current(moves: Any) -> None:
+    """Scroll the move list's own box (not the page) so that its current row shows."""
+    current = moves.querySelector("li.current") if moves else None
+    if not current:
+        return
+    top, bottom = current.offsetTop, current.offsetTop + current.offsetHeight
+    if top < moves.scrollTop:
+        moves.scrollTop = top
+    elif bottom > moves.scrollTop + moves.clientHeight:
+        moves.scrollTop = bottom - moves.clientHeight
 
 
 def focus_quietly(node: Any) -> None:
@@ -61,8 +79,10 @@ class Page:
         self.ai_problem = ""  # why the worker failed, shown with the choices until one is made
         self.scan = ScanScreen(self)  # the "Scan a board" screen (ui.scan)
         self.focus_board = False  # put the focus on the board at the next drawing (after Start)
+        self.by_keyboard = False  # the click being handled came from a key (Enter or Space on a button)
         self.turn_began = time.time()  # when the player to move got the turn: a computer's reply counts from here
-        self.draw_seconds = DRAW_ALLOWANCE  # how long the page took to play and draw a computer's move, last time
+        self.draw_seconds = DRAW_ALLOWANCE  # how long the page took to play, draw and paint a computer's move
+        self.drawn: dict[str, str] = {}  # each play-screen part's markup as last put in place
 
     # ----- storage ----------------------------------------------------------------------
     def save(self) -> None:
@@ -93,6 +113,7 @@ class Page:
     def new_screen(self, markup: str) -> None:
         """Another screen: it starts at its top (within a screen the page never scrolls by itself)."""
         self.root.innerHTML = markup
+        self.drawn = {}
         window.scrollTo(0, 0)
 
     def show_home(self) -> None:
@@ -109,11 +130,14 @@ class Page:
         seed = memory.get("seed", random.randrange(1, 1_000_000))
         self.new_screen(pages.setup(game_id, memory.get("options"), memory.get("seats"), seed, error,
                                     memory.get("think", pages.THINK_DEFAULT)))
-        focus_quietly(el("match"))
+        if self.by_keyboard:  # the keyboard carries on in the form; a finger or a mouse sees no focus ring
+            focus_quietly(el("match"))
 
-    def show_play(self) -> None:
+    def show_play(self, focus: bool = True) -> None:
+        """The play screen; `focus` puts the focus on the board (not when the page opens on a saved game:
+        nobody has touched the page yet, and the browser would ring the focused point)."""
         self.screen = "play"
-        self.focus_board = True
+        self.focus_board = focus
         self.turn_began = time.time()
         self.new_screen(pages.play_frame(self.session, self.session.board.key_help()))
         self.render_play()
@@ -126,18 +150,18 @@ class Page:
         self.clock_turn()
         drawing = session.render_board()
         past = session.viewing is not None
-        el("status").innerHTML = pages.status(session, self.clock_now(), self.ai_state())
-        el("message").innerHTML = pages.message(*self.msg) + self.ai_problem_box()
+        self.put("status", pages.status(session, self.clock_now(), self.ai_state()))
+        self.put("message", pages.message(*self.msg) + self.ai_problem_box())
         el("board").innerHTML = drawing.markup
         el("board-area").classList.toggle("past", past)
-        el("hint").innerHTML = pages.hint_box(session, self.ai_state())
+        self.put("hint", pages.hint_box(session, self.ai_state()))
         for name in session.hint_targets():
             target = self.target_element(name)
             if target:
                 target.classList.add("hint-target")
-        el("panel").innerHTML = session.render_panel()
-        el("toolbar").innerHTML = pages.toolbar(session)
-        el("viewing").innerHTML = pages.viewing_banner(session)
+        self.put("panel", session.render_panel())
+        self.put("toolbar", pages.toolbar(session))
+        self.put("viewing", pages.viewing_banner(session))
         self.render_moves()
         # roving tab stop: the cursor (or the first target) is the one board element in the tab order
         cursor = session.ui.get("cursor")
@@ -155,24 +179,20 @@ class Page:
         self.msg = ("", "")
         document.body.dataset.state = "over" if session.state.is_over() else "playing"
 
+    def put(self, part: str, markup: str) -> None:
+        """A play-screen part's markup, put in place only when it changed (the browser rebuilds less)."""
+        if self.drawn.get(part) != markup:
+            el(part).innerHTML = markup
+            self.drawn[part] = markup
+
     def render_moves(self) -> None:
-        """The move list, scrolled inside its own box to the move shown (never the page)."""
-        moves = el("moves")
-        moves.innerHTML = pages.moves(self.session)
-        current = moves.querySelector("li.current")
-        if not current:
-            return
-        top, bottom = current.offsetTop, current.offsetTop + current.offsetHeight
-        if top < moves.scrollTop:
-            moves.scrollTop = top
-        elif bottom > moves.scrollTop + moves.clientHeight:
-            moves.scrollTop = bottom - moves.clientHeight
+        """The move list, scrolled inside its own box to the move shown (never the page), in the next
+        frame's layout (reading positions now would make the browser lay the page out twice)."""
+        self.put("moves", pages.moves(self.session))
+        window.requestAnimationFrame(create_once_callable(lambda *_: scroll_to_current(el("moves"))))
 
     def target_element(self, name: str) -> Any:
-        for node in el("board").querySelectorAll("[data-target]"):
-            if node.getAttribute("data-target") == name:
-                return node
-        return None
+        return el("board").querySelector(f'[data-target="{window.CSS.escape(name)}"]')
 
     # ----- after every change of the game ---------------------------------------------------
     def after_change(self, save: bool = True) -> None:
@@ -207,9 +227,9 @@ class Page:
         """Redraw what says the computer is thinking (its worker's state changed)."""
         if self.screen != "play" or self.session is None:
             return
-        el("status").innerHTML = pages.status(self.session, self.clock_now(), self.ai_state())
-        el("toolbar").innerHTML = pages.toolbar(self.session)
-        el("hint").innerHTML = pages.hint_box(self.session, self.ai_state())
+        self.put("status", pages.status(self.session, self.clock_now(), self.ai_state()))
+        self.put("toolbar", pages.toolbar(self.session))
+        self.put("hint", pages.hint_box(self.session, self.ai_state()))
 
     def with_deadline(self, request: dict[str, Any]) -> dict[str, Any]:
         """The request with the wall-clock time its answer must leave the search by: the player's turn
@@ -263,6 +283,7 @@ class Page:
         started = time.monotonic()
         try:
             answer = await self.receive(request, sent)
+            arrived_at = window.performance.now()
         except AIUnavailable as exc:
             if generation == self.generation:
                 self.ai_pending = False
@@ -287,24 +308,21 @@ class Page:
             self.ai_problem = f"its move went wrong ({exc})"
         self.turn_began = time.time()  # the next player's turn begins as this move shows
         self.after_change()
-        if played is not None:
-            took = time.monotonic() - drawing
-            self.draw_seconds = max(took, (self.draw_seconds + took) / 2)  # up at once, down slowly
-            self.log_ai_move(played, answer, asked_at, time.monotonic() - started)
-
-    @staticmethod
-    def log_ai_move(move: str, answer: dict[str, Any], asked_at: float, seconds: float) -> None:
-        """Each computer move in window.stonesAIMoves, on the page's clock (performance.now), for
-        bench/web.py: when it was asked for, when drawn, and when painted (after the next frame)."""
-        entry = js_object({"move": move, "ms": seconds * 1000, "search_s": answer.get("seconds"),
-                           "asked_at": asked_at, "drawn_at": window.performance.now()})
+        if played is None:
+            return
+        # each computer move in window.stonesAIMoves (page clock, performance.now) for bench/web.py
+        entry = js_object({"move": played, "ms": (time.monotonic() - started) * 1000, "asked_at": asked_at,
+                           "search_s": answer.get("seconds"), "arrived_at": arrived_at,
+                           "drawn_at": window.performance.now()})
         window.stonesAIMoves.push(entry)
 
-        def painted(*_: Any) -> None:
+        def painted() -> None:
+            """The move is on screen: the next request keeps back what playing, drawing and painting took."""
+            took = time.monotonic() - drawing
+            self.draw_seconds = max(took, (self.draw_seconds + took) / 2)  # up at once, down slowly
             entry.painted_at = window.performance.now()
 
-        window.requestAnimationFrame(create_once_callable(
-            lambda *_: window.setTimeout(create_once_callable(painted), 0)))
+        after_paint(painted)
 
     def ask_hint(self) -> None:
         session = self.session
@@ -384,9 +402,8 @@ class Page:
             self.msg = ("info", f"{player} ran out of time")
             self.after_change()
             return
-        status = el("status")
-        if status:
-            status.innerHTML = pages.status(session, clock, self.ai_state())
+        if el("status"):
+            self.put("status", pages.status(session, clock, self.ai_state()))
 
     # ----- actions --------------------------------------------------------------------------
     def act(self, action: str, node: Any) -> None:
@@ -536,7 +553,7 @@ class Page:
         window.setTimeout(create_proxy(lambda: window.URL.revokeObjectURL(url)), 10_000)
         self.msg = ("info", f"Exported the game ({len(session.state.history)} moves) as {link.download}")
         if self.screen == "play":
-            el("message").innerHTML = pages.message(*self.msg)
+            self.put("message", pages.message(*self.msg))
             self.msg = ("", "")
 
     async def import_file(self, file: Any) -> None:
@@ -558,15 +575,15 @@ class Page:
         self.schedule_ai()
 
     def show_message(self, kind: str, text: str) -> None:
-        box = el("message")
-        if not box:  # JS null arrives as pyodide's jsnull (falsy), not None
+        if not el("message"):  # JS null arrives as pyodide's jsnull (falsy), not None
             self.root.insertAdjacentHTML("afterbegin", '<div class="message" id="message" role="alert"></div>')
-            box = el("message")
-        box.innerHTML = pages.message(kind, text)
+            self.drawn.pop("message", None)
+        self.put("message", pages.message(kind, text))
 
     # ----- events ---------------------------------------------------------------------------
     def on_click(self, event: Any) -> None:
         self.turn_began = time.time()  # a click may end the person's turn: the computer's reply counts from here
+        self.by_keyboard = not event.detail  # a button's click from Enter or Space counts no pointer presses
         closest = getattr(event.target, "closest", None)
         node = closest("[data-action], [data-target], [data-board-action]") if closest else None
         if not node:  # JS null arrives as pyodide's jsnull (falsy), not None
@@ -666,7 +683,7 @@ window.addEventListener("stones:ai", _proxies[5])  # the worker started, or fail
 
 page.restore_saved()
 if page.screen == "play":
-    page.show_play()
+    page.show_play(focus=False)
     page.schedule_ai()
 else:
     page.show_home()

@@ -222,3 +222,27 @@ def test_home_from_the_built_catalogue_imports_no_game_module(tmp_path: Path, mo
     assert [m for m in sys.modules if m.startswith("engine.games.")] == []
     assert catalogue.games() == catalogue.describe_games()
 
+
+# ----- the reply within the player's chosen time -------------------------------------------------------
+def test_the_search_gets_what_is_left_of_the_turn_by_the_deadline() -> None:
+    import time
+
+    started = time.perf_counter()
+    assert think.search_seconds({}, 1.0, started) == pytest.approx(1.0, abs=0.05)  # no deadline: the budget
+    soon = {"deadline": time.time() + 0.3}  # the page drew the person's move and needs time to draw the reply
+    assert 0.2 < think.search_seconds(soon, 1.0, started) <= 0.3
+    late = {"deadline": time.time() - 2}
+    assert think.search_seconds(late, 1.0, started) == think.MIN_SEARCH
+    assert think.search_seconds({"deadline": "soon"}, 1.0, started) == pytest.approx(1.0, abs=0.05)
+
+
+def test_a_request_past_its_deadline_still_gets_a_legal_move() -> None:
+    import time
+
+    session = Session.new("rings", {"players": 3}, 4, {"black": "human", "white": "hard", "red": "hard"},
+                          think_seconds=1.0)
+    human_move(session)
+    request = {**session.ai_request(), "deadline": time.time() - 5}
+    answer = json.loads(think.answer_json(json.dumps(request)))
+    assert "error" not in answer and answer["seconds"] < 0.5  # the least search, not the whole second
+    assert session.play_ai_answer(request, answer)

@@ -38,6 +38,18 @@ def make_request(kind: str, record: dict[str, Any], level: str, seconds: float, 
             "ply": len(record.get("moves", []))}
 
 
+def search_seconds(request: dict[str, Any], seconds: float, started: float) -> float:
+    """What is left for the search. The budget is for the whole answer: replaying the record and loading
+    the player (since `started`, a perf_counter time) come out of it, and so does anything before the
+    request: its "deadline" (wall-clock seconds, time.time(), shared by the page and its worker) is when
+    the answer must leave for the page to play and draw it within the budget of the player's turn."""
+    left = seconds - (time.perf_counter() - started)
+    deadline = request.get("deadline")
+    if isinstance(deadline, (int, float)) and not isinstance(deadline, bool):
+        left = min(left, deadline - time.time())
+    return max(MIN_SEARCH, left)
+
+
 def answer(request: dict[str, Any]) -> dict[str, Any]:
     """Rebuild the game from the record and let the level's player (or the hint) choose a move."""
     started = time.perf_counter()
@@ -61,8 +73,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         chooser = get_player(state.game.id, level, seed)  # the game's AI modules load here, the first time
     except ValueError as exc:
         raise RequestError(str(exc)) from None
-    # the budget is for the whole answer: replaying the record and loading the player come out of it
-    budget = Budget(seconds=max(MIN_SEARCH, seconds - (time.perf_counter() - started)))
+    budget = Budget(seconds=search_seconds(request, seconds, started))
     if kind == "move":
         move = chooser.choose(view, budget)
         out: dict[str, Any] = {"move": str(move)}
