@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import GAME_IDS, get_game
+from engine import GAME_IDS, get_game, load_record, save_record
 from engine.ai import LEVELS, Analysis, Budget, get_player, suggest
 from engine.ai.base import Clock
 from engine.games.sage_stones import EMPTY as EMPTY_POCKET
@@ -79,7 +79,12 @@ def test_a_whole_game_of_hard_against_easy_in_each_game_is_legal() -> None:
             if state.is_chance_node():
                 state.push_unchecked(state.sample_chance())
                 continue
-            state.push(players[state.current_player].choose(view_of(state), Budget.of_nodes(60)))
+            move = players[state.current_player].choose(view_of(state), Budget.of_nodes(60))
+            assert state.is_legal(move), f"{game_id}: {move} at ply {state.ply}"
+            state.push(move)
+        assert state.is_over(), f"{game_id}: no end after {state.ply} plies"
+        replayed = load_record(save_record(state))
+        assert replayed.snapshot() == state.snapshot() and replayed.outcome() == state.outcome()
 
 
 def test_levels_and_budgets_are_checked() -> None:
