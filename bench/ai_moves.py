@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import get_game  # noqa: E402
+from ai_budget import sample_positions  # noqa: E402  (bench/ is the script's folder)
 from engine.ai import Budget, get_player  # noqa: E402
 
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -41,27 +41,11 @@ SAMPLE_NODES = 1_500  # the medium players that play the sample game: quick, and
 MAX_PLIES = 2_000  # a sample game is cut here (none of the games gets near it with medium players)
 
 
-def sample_positions(game_id: str, options: dict[str, Any], count: int, seed: int) -> list[Any]:
-    """`count` positions with a player to move, spread evenly over one medium-against-medium game."""
-    state = get_game(game_id).new_state(options, seed=seed)
-    players = {p: get_player(game_id, "medium", seed=seed + i) for i, p in enumerate(state.players)}
-    decisions = []
-    while not state.is_over() and state.ply < MAX_PLIES:
-        if state.is_chance_node():
-            state.push_unchecked(state.sample_chance())
-            continue
-        decisions.append(state.copy())
-        state.push(players[state.current_player].choose(state.view(state.current_player), Budget.of_nodes(SAMPLE_NODES)))
-    if len(decisions) <= count:
-        return decisions
-    step = (len(decisions) - 1) / (count - 1)
-    return [decisions[round(i * step)] for i in range(count)]
-
-
 def fingerprint(positions: int, nodes: int, seed: int) -> None:
     for game_id, options in VARIANTS:
         label = game_id + "".join(f" {k}={v}" for k, v in sorted(options.items()))
-        for i, state in enumerate(sample_positions(game_id, options, positions, seed)):
+        sample = sample_positions(game_id, positions, seed, options, nodes=SAMPLE_NODES, max_plies=MAX_PLIES)
+        for i, state in enumerate(sample):
             view = state.view(state.current_player)
             for level in LEVELS:
                 analysis = get_player(game_id, level, seed=seed + i).analyse(view, Budget.of_nodes(nodes))
