@@ -26,17 +26,19 @@ from engine.ai import Budget, get_player  # noqa: E402
 TARGET_RATIO = 1.10
 
 
-def sample_positions(game_id: str, count: int, seed: int) -> list:
-    """`count` positions (a player to move) spread evenly over one medium-against-medium game."""
-    state = get_game(game_id).new_state({}, seed=seed)
+def sample_positions(game_id: str, count: int, seed: int, options: dict | None = None,
+                     nodes: int = 2_000, max_plies: int = 5_000) -> list:
+    """`count` positions (a player to move) spread evenly over one medium-against-medium game
+    (`nodes` per medium move, cut after `max_plies`)."""
+    state = get_game(game_id).new_state(options or {}, seed=seed)
     players = {p: get_player(game_id, "medium", seed=seed + i) for i, p in enumerate(state.players)}
     decisions = []
-    while not state.is_over() and state.ply < 5_000:
+    while not state.is_over() and state.ply < max_plies:
         if state.is_chance_node():
             state.push_unchecked(state.sample_chance())
             continue
         decisions.append(state.copy())
-        state.push(players[state.current_player].choose(state.view(state.current_player), Budget.of_nodes(2_000)))
+        state.push(players[state.current_player].choose(state.view(state.current_player), Budget.of_nodes(nodes)))
     if len(decisions) <= count:
         return decisions
     step = (len(decisions) - 1) / (count - 1)

@@ -5,13 +5,17 @@ Fast: every search here runs on a node budget (reproducible on any machine).
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
-from engine import GAME_IDS, get_game
+import engine
+from engine import GAME_IDS, get_game, load_record, save_record
 from engine.ai import LEVELS, Analysis, Budget, get_player, suggest
 from engine.ai.base import Clock
+from engine.games.sage_stones import EMPTY as EMPTY_POCKET
 
 SMALL = Budget.of_nodes(300)
 SEARCH = Budget.of_nodes(2500)
@@ -75,7 +79,12 @@ def test_a_whole_game_of_hard_against_easy_in_each_game_is_legal() -> None:
             if state.is_chance_node():
                 state.push_unchecked(state.sample_chance())
                 continue
-            state.push(players[state.current_player].choose(view_of(state), Budget.of_nodes(60)))
+            move = players[state.current_player].choose(view_of(state), Budget.of_nodes(60))
+            assert state.is_legal(move), f"{game_id}: {move} at ply {state.ply}"
+            state.push(move)
+        assert state.is_over(), f"{game_id}: no end after {state.ply} plies"
+        replayed = load_record(save_record(state))
+        assert replayed.snapshot() == state.snapshot() and replayed.outcome() == state.outcome()
 
 
 def test_levels_and_budgets_are_checked() -> None:
@@ -309,9 +318,9 @@ def test_rings_incremental_turn_values_match_a_full_recount(players: int) -> Non
             state.push(turn)
             if not state.is_over():  # a game's end is valued by the final scores
                 nxt, reply = state.to_move, []
-                convert_all(state, nxt, reply, state._convertible(nxt))  # the reply's free conversions
+                convert_all(state, nxt, reply, state.circles_to_convert(nxt))  # the reply's free conversions
                 assert value == pytest.approx(values(state)), str(turn)
-                state._undo_changes(reply)
+                state.undo_changes(reply)
             state.pop()
 
 
@@ -320,7 +329,7 @@ def test_rings_conversions_chain_to_the_end() -> None:
     state = random_position("rings", 8, 70)
     for value, turn in RingsKnowledge(state).turns(state)[:20]:
         state.push(turn)  # checked: every conversion order is legal
-        assert not state._convertible(state.players.index(state.players[(state.to_move - 1) % state.n]))
+        assert not state.circles_to_convert(state.players.index(state.players[(state.to_move - 1) % state.n]))
         state.pop()
 
 
@@ -385,7 +394,6 @@ def test_triple_domino_lays_its_last_tile(level: str) -> None:
 
 
 def test_lay_points_agree_with_the_rules() -> None:
-    from engine.ai.games.triple_domino import lay_points
     from engine.games.triple_domino import Lay
     for seed in range(6):
         state = random_position("triple-domino", seed, 40 + 7 * seed)
@@ -396,10 +404,78 @@ def test_lay_points_agree_with_the_rules() -> None:
                 continue
             seat = state.seat
             before = state.points[seat]
-            expected = lay_points(state, move)
+            expected = state.lay_points(move)
             state.push_unchecked(move)
             assert state.points[seat] - before == expected, str(move)
             state.pop()
+
+
+# ----- the search API: what the players use of the rules ----------------------------------------
+ENGINE = Path(engine.__file__).resolve().parent
+
+
+def private_names(folder: Path) -> set[str]:
+    """Every name with a leading underscore (dunders and `_` aside) written in the modules under `folder`."""
+    names: set[str] = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name):
+                names.add(node.id)
+    return {n for n in names if n.startswith("_") and not n.endswith("__") and n != "_"}
+
+
+def test_no_ai_module_touches_a_private_name_of_the_rules() -> None:
+    rules_private = private_names(ENGINE / "games") | private_names(ENGINE / "core")
+    touched = []
+    for path in sorted((ENGINE / "ai").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and node.attr in rules_private
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                touched.append(f"{path.relative_to(ENGINE)}:{node.lineno} {ast.unparse(node)}")
+            elif isinstance(node, ast.ImportFrom):
+                touched += [f"{path.relative_to(ENGINE)}:{node.lineno} imports {alias.name}"
+                            for alias in node.names if alias.name.startswith("_") and alias.name != "__future__"]
+    assert touched == []
+
+
+def test_sage_stones_capture_previews_are_what_a_placement_takes() -> None:
+    for seed in range(8):
+        state = random_position("sage-stones", seed, 30 + 5 * seed, {"players": 2 + seed % 3})
+        chances = state.capture_chances()
+        empty = [e for e, s in enumerate(state.board) if s == EMPTY_POCKET]
+        for seat in range(len(state.seats)):
+            for e in empty:
+                assert chances.get((seat, e), []) == state.captures(e, seat)
+        while state.is_chance_node():
+            state.push_unchecked(state.sample_chance())
+        for move in [m for m in state.legal_moves() if hasattr(m, "pocket")]:
+            board, seat = list(state.board), state.seat
+            preview = state.captures(move.pocket, seat)
+            state.push(move)
+            assert preview == [k for k in preview if board[k] not in (EMPTY_POCKET, seat)]
+            assert sorted(preview) == [k for k, was in enumerate(board) if was != EMPTY_POCKET and state.board[k] == EMPTY_POCKET]
+            state.pop()
+
+
+def test_morris_generated_moves_are_the_legal_moves_while_the_game_goes_on() -> None:
+    for seed in range(6):
+        state = random_position("morris", seed, 10 * seed)
+        if not state.is_over():
+            assert list(state.generate_moves()) == list(state.legal_moves())
+
+
+def test_three_stones_open_side_is_the_scoring_side_of_a_full_triple() -> None:
+    from itertools import product
+
+    from engine.games.three_stones import STONE_COLOURS, open_side, triple_side
+    for colours in product((None,) + STONE_COLOURS, repeat=3):
+        sides = {c for c in colours if c in ("white", "black")}
+        assert open_side(colours) == (sides.pop() if len(sides) == 1 else None)
+        assert triple_side(colours) == (None if None in colours else open_side(colours))
 
 
 # ----- budgets -----------------------------------------------------------------------------------

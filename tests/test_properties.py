@@ -63,13 +63,20 @@ CONSERVED = {
     "rings": _rings_conserved, "triple-domino": _domino_conserved,
 }
 
+RANDOM_GAMES = 100  # per game in every run of the suite; a profile may ask for more (see conftest.py)
 # No explain phase: it traces every line and makes a failure take minutes to report.
-SETTINGS = settings(max_examples=12, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink], suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(max_examples=max(RANDOM_GAMES, settings.default.max_examples), deadline=None,
+                    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+GAME_SEEDS = st.integers(0, 2**31)
+VARIANT_INDEXES = st.integers(0, 2)  # into VARIANTS[game_id]
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @SETTINGS
-@given(seed=st.integers(0, 2**31), variant=st.integers(0, 2), data=st.data())
+@given(seed=GAME_SEEDS, variant=VARIANT_INDEXES, data=st.data())
 def test_random_game_keeps_every_invariant(game_id: str, seed: int, variant: int, data: st.DataObject) -> None:
     game = get_game(game_id)
     state = game.new_state(VARIANTS[game_id][variant], seed=seed)
@@ -89,7 +96,7 @@ def test_random_game_keeps_every_invariant(game_id: str, seed: int, variant: int
             for m in moves[:: max(1, len(moves) // 8)]:
                 assert state.parse_move(str(m)) == m
             move = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
-        before = state.snapshot()
+        before = snapshots[-1]  # also checks that the questions above changed nothing
         state.push(move)
         state.pop()
         assert state.snapshot() == before, f"undo of {move} did not restore the state"
@@ -124,17 +131,30 @@ def test_random_game_keeps_every_invariant(game_id: str, seed: int, variant: int
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_scoring_a_position_matches_the_live_state(game_id: str) -> None:
+    """`score_position` of a live state's position gives that state's scores, all through a game."""
     game = get_game(game_id)
-    state = game.new_state(seed=7)
-    rng = random.Random(7)
-    for _ in range(PLIES[game_id] // 2):
-        if state.is_over():
-            break
-        state.push(state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves())))
-    report = game.score_position(state.to_position())
-    assert report["game"] == game_id
-    assert isinstance(report["items"], list)
-    assert json.loads(json.dumps(report)) == report
+    for variant in VARIANTS[game_id]:
+        state = game.new_state(variant, seed=7)
+        rng = random.Random(7)
+        while state.ply < PLIES[game_id] * 2:
+            if state.ply % 10 == 0 or state.is_over():
+                report = game.score_position(state.to_position())
+                assert report["game"] == game_id and isinstance(report["items"], list)
+                assert json.loads(json.dumps(report)) == report
+                assert scores_per_player(report, state.players) == state.scores(), f"{variant} at ply {state.ply}"
+            if state.is_over():
+                break
+            state.push(state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves())))
+
+
+def scores_per_player(report: dict, players: tuple[str, ...]) -> dict[str, int]:
+    """A score report's scores per player: sage-stones scores each colour, and a player owns one or more."""
+    if "owners" not in report:
+        return report["scores"]
+    totals = dict.fromkeys(players, 0)
+    for colour, points in report["scores"].items():
+        totals[report["owners"][colour]] += points
+    return totals
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

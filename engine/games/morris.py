@@ -266,6 +266,14 @@ class MorrisState(State[Move, MorrisOptions]):
                     continue
             yield make_move(src, dst)
 
+    def generate_moves(self) -> Iterator[Move]:
+        """The moves the rules allow here, without first asking whether the game is over.
+
+        The search API (engine/ai's players): `legal_moves` asks every time; a search
+        that has just looked at `outcome()` need not pay for the second look.
+        """
+        return self._legal_moves()
+
     def _can_move(self, side: int) -> bool:
         if self.hand[side] or self._flies(side):
             return True  # at most 18 pieces stand on 24 points: there is always an empty one

@@ -302,7 +302,10 @@ class RingsState(State[Move, RingsOptions]):
             self.total[nb] += delta
             self._update_holder(nb)
 
-    def _set(self, pt: int, new: int) -> None:
+    # ----- the search API: fast make/unmake and conversion previews (engine/ai's players) ----
+    # No legality check and no record: a caller changes points with `set_point`, keeps the
+    # (point, old owner) pairs and gives them back to `undo_changes`.
+    def set_point(self, pt: int, new: int) -> None:
         """Put `new` (a player or EMPTY) on point pt, keeping every tally up to date."""
         old = self.board[pt]
         self.board[pt] = new
@@ -331,29 +334,31 @@ class RingsState(State[Move, RingsOptions]):
         """A stone in a ring (of its own colour, necessarily) can never be converted."""
         return self.guarded[pt] > 0
 
-    def _convertible_stones(self, c: int, p: int) -> list[int]:
+    def convertible_stones(self, c: int, p: int) -> list[int]:
+        """The stones a conversion of full circle c by p would turn: opponents' stones outside rings."""
         board, guarded = self.board, self.guarded
         return [pt for pt in CIRCLE_POINTS[c] if board[pt] != EMPTY and board[pt] != p and not guarded[pt]]
 
     def _can_convert(self, c: int, p: int) -> bool:
-        return self.holder[c] == p and bool(self._convertible_stones(c, p))
+        return self.holder[c] == p and bool(self.convertible_stones(c, p))
 
-    def _convertible(self, p: int) -> list[int]:
+    def circles_to_convert(self, p: int) -> list[int]:
         """The full circles p could convert now: held by p, with an opponent stone outside rings."""
         holder, stones, empties, n = self.holder, self.stones, self.empties, self.n
         return [c for c in range(FULL_CIRCLES)
                 if holder[c] == p and empties[c] + stones[c * n + p] < RING_SIZE
-                and self._convertible_stones(c, p)]
+                and self.convertible_stones(c, p)]
 
     def _convert(self, c: int, p: int, changes: list[tuple[int, int]]) -> None:
-        for pt in self._convertible_stones(c, p):
+        for pt in self.convertible_stones(c, p):
             changes.append((pt, self.board[pt]))
-            self._set(pt, p)
+            self.set_point(pt, p)
 
-    def _undo_changes(self, changes: list[tuple[int, int]], upto: int = 0) -> None:
+    def undo_changes(self, changes: list[tuple[int, int]], upto: int = 0) -> None:
+        """Put back the (point, old owner) pairs of `changes` after index `upto`, newest first (emptying that tail)."""
         while len(changes) > upto:
             pt, old = changes.pop()
-            self._set(pt, old)
+            self.set_point(pt, old)
 
     # ----- turn order ------------------------------------------------------------------
     @property
@@ -399,7 +404,7 @@ class RingsState(State[Move, RingsOptions]):
                     break
             else:
                 placements.append((pt, True))
-        self._undo_changes(changes)
+        self.undo_changes(changes)
         for pt, reuse in placements:
             if reuse:
                 for order in orders:
@@ -420,14 +425,14 @@ class RingsState(State[Move, RingsOptions]):
         changes: list[tuple[int, int]] = []
         if pt is not None:
             changes.append((pt, EMPTY))
-            self._set(pt, p)
+            self.set_point(pt, p)
         try:
-            first = self._convertible(p)
+            first = self.circles_to_convert(p)
             if not first:
                 return [Turn(pt)]
             return [Turn(pt, order) for order in self._conversion_orders(p, first)]
         finally:
-            self._undo_changes(changes)
+            self.undo_changes(changes)
 
     def _conversion_orders(self, p: int, first: list[int]) -> list[tuple[int, ...]]:
         """A conversion order for each reachable result, or the short list of the blow-up
@@ -453,15 +458,15 @@ class RingsState(State[Move, RingsOptions]):
                     raise _TooManyResults
                 mark = len(changes)
                 self._convert(c, p, changes)
-                ready = [(d, self._convertible_stones(d, p)) for d in candidates if holder[d] == p]
+                ready = [(d, self.convertible_stones(d, p)) for d in candidates if holder[d] == p]
                 search(path + (c,), result, [(d, f) for d, f in ready if f])
-                self._undo_changes(changes, mark)
+                self.undo_changes(changes, mark)
 
         try:
-            search((), 0, [(c, self._convertible_stones(c, p)) for c in first])
+            search((), 0, [(c, self.convertible_stones(c, p)) for c in first])
             return orders
         except _TooManyResults:
-            self._undo_changes(changes)
+            self.undo_changes(changes)
         orders, seen = [()], {0}
         for order in [(c,) for c in first] + [tuple(greedy)]:
             result = self._result_of(order, p)
@@ -478,7 +483,7 @@ class RingsState(State[Move, RingsOptions]):
         result = 0
         for point, _ in changes:
             result |= 1 << point
-        self._undo_changes(changes)
+        self.undo_changes(changes)
         return result
 
     def _maximum(self, p: int) -> tuple[list[int], list[int]]:
@@ -489,11 +494,11 @@ class RingsState(State[Move, RingsOptions]):
         """
         stones, empties, n = self.stones, self.empties, self.n
         open_now = [c for c in range(FULL_CIRCLES)
-                    if empties[c] + stones[c * n + p] < RING_SIZE and self._convertible_stones(c, p)]
+                    if empties[c] + stones[c * n + p] < RING_SIZE and self.convertible_stones(c, p)]
         changes: list[tuple[int, int]] = []
         chain: list[int] = []
         while True:
-            ready = self._convertible(p)
+            ready = self.circles_to_convert(p)
             if not ready:
                 break
             for c in ready:
@@ -501,7 +506,7 @@ class RingsState(State[Move, RingsOptions]):
                     chain.append(c)
                     self._convert(c, p, changes)
         held = [c for c in open_now if self.holder[c] == p]
-        self._undo_changes(changes)
+        self.undo_changes(changes)
         return chain, held
 
     def _check(self, move: Move) -> None:
@@ -529,17 +534,17 @@ class RingsState(State[Move, RingsOptions]):
                         f"{POINT_NAMES[pt]} is taken (a {self.colours[self.board[pt]]} stone): stones go on empty points",
                         rule="occupied")
                 changes.append((pt, EMPTY))
-                self._set(pt, p)
+                self.set_point(pt, p)
             done: set[int] = set()
             for c in conversions:
                 self._check_conversion(c, p, me, done)
                 done.add(c)
                 self._convert(c, p, changes)
         except BaseException:
-            self._undo_changes(changes)
+            self.undo_changes(changes)
             raise
         if not keep:
-            self._undo_changes(changes)
+            self.undo_changes(changes)
         return changes
 
     def _check_conversion(self, c: int, p: int, me: str, done: set[int]) -> None:
@@ -561,7 +566,7 @@ class RingsState(State[Move, RingsOptions]):
                 f"x{name}: {me} has influence {mine} on circle {name} against {others + empty} "
                 f"(opponents {others} + empty points {empty}); converting needs the majority, more than that",
                 rule="majority")
-        if not self._convertible_stones(c, p):
+        if not self.convertible_stones(c, p):
             raise IllegalMoveError(
                 f"x{name}: circle {name} has no opponent stone to convert (stones in a ring are safe)",
                 rule="nothing to convert")
@@ -574,7 +579,7 @@ class RingsState(State[Move, RingsOptions]):
         changes: list[tuple[int, int]] = []
         if move.point is not None:
             changes.append((move.point, EMPTY))
-            self._set(move.point, p)
+            self.set_point(move.point, p)
         for c in move.conversions:
             self._convert(c, p, changes)
         token = (changes, self.passes)
@@ -590,7 +595,7 @@ class RingsState(State[Move, RingsOptions]):
             self.to_move, self.lead_drawn = 0, False
             return
         changes, passes = token
-        self._undo_changes(list(changes))
+        self.undo_changes(list(changes))
         self.passes = passes
         self.to_move = (self.to_move - 1) % self.n
 
@@ -614,9 +619,9 @@ class RingsState(State[Move, RingsOptions]):
         pt, order = _point_arg(placement), [_circle_arg(c) for c in converted_so_far]
         changes = self._try(pt, order, keep=True)
         try:
-            return [CIRCLE_NAMES[c] for c in self._convertible(self.to_move)]
+            return [CIRCLE_NAMES[c] for c in self.circles_to_convert(self.to_move)]
         finally:
-            self._undo_changes(changes)
+            self.undo_changes(changes)
 
     def preview(self, placement: int | str | None = None, converted: Sequence[int | str] = ()) -> dict[str, Any]:
         """The board after a partial turn: cells, circle holders, rings, scores and what converts next.
@@ -632,10 +637,10 @@ class RingsState(State[Move, RingsOptions]):
                 "holders": self.holders(),
                 "rings": self.rings(),
                 "scores": self.scores(),
-                "convertible": [CIRCLE_NAMES[c] for c in self._convertible(self.to_move)],
+                "convertible": [CIRCLE_NAMES[c] for c in self.circles_to_convert(self.to_move)],
             }
         finally:
-            self._undo_changes(changes)
+            self.undo_changes(changes)
 
     def influence_on(self, circle: int | str) -> dict[str, int]:
         """Each player's influence on a full circle (stones on it plus adjoining rings)."""
@@ -786,7 +791,7 @@ def _render(state: RingsState) -> str:
         lines.append(state.outcome().describe())
     else:
         lines.append(f"to move: {state.current_player}   passes in a row: {state.passes}/{state.n}")
-        ready = [CIRCLE_NAMES[c] for c in state._convertible(state.to_move)]
+        ready = [CIRCLE_NAMES[c] for c in state.circles_to_convert(state.to_move)]
         if ready:
             lines.append("convertible now: " + " ".join(f"x{name}" for name in ready))
     lines.append("point: U{q},{r} or D{q},{r} (an empty point shows q, its row r); circle: x{q},{r} (row o)")

@@ -226,7 +226,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         self.seats: tuple[str, ...] = options.seat_colours
         self.owners: tuple[str, ...] = options.seat_owners
         self._players = tuple(f"p{i + 1}" for i in range(options.players))
-        self._rays = RAYS[options.wrap_diagonals]
+        self.rays = RAYS[options.wrap_diagonals]  # per pocket, the pockets met in each direction, nearest first
         self.board: list[int] = [EMPTY] * CELLS  # seat index or EMPTY
         self.supply: list[int] = [options.stones_per_colour] * len(self.seats)
         self.seat = 0
@@ -290,6 +290,53 @@ class SageStonesState(State[Move, SageStonesOptions]):
             return []
         board = self.board
         return [i for i in COLUMN_CELLS[self.column] if board[i] == EMPTY]
+
+    # ----- the search API: captures previewed without playing (engine/ai's players) --------
+    def captures(self, pocket: int, seat: int) -> list[int]:
+        """The pockets whose stones a stone of `seat` on `pocket` takes (the sandwich rule).
+
+        Walking each direction, a run of other seats' stones closed by one of `seat`'s
+        is taken; an empty pocket or the board's edge ends the walk. Reads the board as
+        it is, so it answers the same before the stone is put down and after.
+        """
+        board = self.board
+        taken: list[int] = []
+        for ray in self.rays[pocket]:
+            run = 0
+            for j in ray:
+                s = board[j]
+                if s == EMPTY:
+                    break
+                if s == seat:
+                    taken.extend(ray[:run])
+                    break
+                run += 1
+        return taken
+
+    def capture_chances(self) -> dict[tuple[int, int], list[int]]:
+        """Every capture a placement could make now: (seat, empty pocket) -> the pockets it would take.
+
+        The sandwich rule of `captures` for every seat at once: one walk per empty
+        pocket and direction, where the first stone of a seat met ends that seat's run.
+        """
+        board = self.board
+        rays = self.rays
+        found: dict[tuple[int, int], list[int]] = {}
+        for e in range(len(board)):
+            if board[e] != EMPTY:
+                continue
+            for ray in rays[e]:
+                seen = 0  # seats met so far on this walk (bit mask)
+                for run, j in enumerate(ray):
+                    s = board[j]
+                    if s == EMPTY:
+                        break
+                    bit = 1 << s
+                    if not seen & bit:
+                        seen |= bit
+                        if run:
+                            found.setdefault((s, e), []).extend(ray[:run])
+        return found
 
     def _column_full(self, column: int) -> bool:
         board = self.board
@@ -405,18 +452,7 @@ class SageStonesState(State[Move, SageStonesOptions]):
         board, supply, seat = self.board, self.supply, self.seat
         board[pocket] = seat
         supply[seat] -= 1
-        captured: list[tuple[int, int]] = []
-        for ray in self._rays[pocket]:
-            run = 0
-            for j in ray:
-                s = board[j]
-                if s == EMPTY:
-                    break
-                if s == seat:
-                    for k in ray[:run]:
-                        captured.append((k, board[k]))
-                    break
-                run += 1
+        captured = [(k, board[k]) for k in self.captures(pocket, seat)]
         for k, owner in captured:
             board[k] = EMPTY
             supply[owner] += 1

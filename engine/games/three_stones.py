@@ -68,14 +68,16 @@ RING_LINE: dict[int, tuple[int, ...]] = {
 }
 
 
+def open_side(colours: tuple[str | None, ...]) -> str | None:
+    """The side a triple scores for once it is full: the one side among its stones (clears go
+    with either), or None (both sides, or no side's stone yet). Search values open triples by it."""
+    sides = {c for c in colours if c in SIDES}
+    return sides.pop() if len(sides) == 1 else None
+
+
 def triple_side(colours: tuple[str | None, str | None, str | None]) -> str | None:
     """The side a full triple scores for, or None (an empty pocket, mixed sides, or three clears)."""
-    if None in colours:
-        return None
-    for side in SIDES:
-        if all(c in (side, CLEAR) for c in colours) and side in colours:
-            return side
-    return None
+    return None if None in colours else open_side(colours)
 
 
 @dataclasses.dataclass(frozen=True)

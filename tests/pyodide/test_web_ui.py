@@ -23,6 +23,7 @@ if str(WEB) not in sys.path:
 from boards import board_for  # noqa: E402
 from boards.generic import GenericBoard  # noqa: E402
 from engine import IllegalMoveError, RecordError, get_game  # noqa: E402
+from engine.games import GAME_MODULES  # noqa: E402
 from ui import pages  # noqa: E402
 from ui.session import Session, restore, saved_json, seat_kinds  # noqa: E402
 
@@ -197,14 +198,17 @@ def test_the_new_rule_options_are_checkboxes_on_the_setup_screen(game_id: str, o
         assert not session.state.is_chance_node() and str(session.state.history[0]).startswith("first ")
 
 
-def test_every_ready_game_gets_a_board() -> None:
+def test_every_ready_game_gets_its_own_board() -> None:
+    """Each game draws with its own module: never the generic board a broken drawing would fall back to."""
     for g in pages.games():
         if g["ready"]:
             game = get_game(g["id"])
             session = Session(game.new_state())
             session.advance_chance()
             assert session.render_board().markup
-            assert board_for(game) is not None
+            board = board_for(game)
+            assert not isinstance(board, GenericBoard), game.id
+            assert type(board).__module__ == f"boards.{GAME_MODULES[game.id]}"
 
 
 @settings(max_examples=15)

@@ -124,7 +124,7 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
 
 
 def terminal(state: MorrisState, ply: int) -> float | None:
-    outcome = state._game_outcome()
+    outcome = state.outcome()
     if outcome is None:
         return None
     if not outcome.winners:
@@ -149,7 +149,7 @@ def ordered_moves(state: MorrisState) -> list[Any]:
         elif not a and b and (b & (b - 1)) and b != mask:
             my_gaps |= mask ^ b
     scored = []
-    for move in state._legal_moves():
+    for move in state.generate_moves():
         s = 0
         if move.take is not None:
             s += 100
@@ -199,7 +199,7 @@ class MorrisKnowledge:
     @staticmethod
     def path_dependent(state: MorrisState) -> bool:
         """Every morris draw comes from the history (a position's third time, the no-removal count)."""
-        outcome = state._game_outcome()
+        outcome = state.outcome()
         return outcome is not None and not outcome.winners
 
     @staticmethod

@@ -44,13 +44,13 @@ def convert_all(state: RingsState, p: int, changes: list[tuple[int, int]], seeds
         c = pending.pop()
         if holder[c] != p:
             continue
-        stones = state._convertible_stones(c, p)
+        stones = state.convertible_stones(c, p)
         if not stones:
             continue
         chain.append(c)
         for pt in stones:
             changes.append((pt, board[pt]))
-            state._set(pt, p)
+            state.set_point(pt, p)
             for c2 in POINT_FULL[pt]:
                 pending.append(c2)
                 if ring_owner[c2] == p:
@@ -116,7 +116,7 @@ class TurnValuer:
                 self.base[p] += x
         self.rings_before = list(state.ring_owner)
         self.nxt = nxt
-        self.next_convertible = state._convertible(nxt)
+        self.next_convertible = state.circles_to_convert(nxt)
 
     def touched(self, changes: list[tuple[int, int]]) -> set[int]:
         circles: set[int] = set()
@@ -144,7 +144,7 @@ class TurnValuer:
             for p, x in circle_shares(state, c, need_value):
                 v[p] += x
         if reply:
-            state._undo_changes(reply)
+            state.undo_changes(reply)
         return v
 
 
@@ -170,7 +170,7 @@ class RingsKnowledge:
         """Every placement (and the pass), each with all its conversions, valued; best first for the mover."""
         p = state.to_move
         board = state.board
-        waiting = state._convertible(p)
+        waiting = state.circles_to_convert(p)
         pass_ends = state.passes + 1 >= state.n
         valuer = TurnValuer(state, self.need_value, (p + 1) % state.n)
         out: list[tuple[Vector, Turn]] = []
@@ -180,11 +180,11 @@ class RingsKnowledge:
             changes: list[tuple[int, int]] = []
             if pt is not None:
                 changes.append((pt, EMPTY))
-                state._set(pt, p)
+                state.set_point(pt, p)
             chain = convert_all(state, p, changes, _seeds_after(state, pt, p, waiting))
             ends = pt is None and pass_ends and (not chain or state.options.converting_pass_counts)
             v = final_values(state) if ends else valuer.value(changes, self.reply_conversions)
-            state._undo_changes(changes)
+            state.undo_changes(changes)
             out.append((v, Turn(pt, tuple(chain))))
         out.sort(key=lambda item: -margin(item[0], p))
         return out

@@ -3,8 +3,9 @@
 A seat wins by having all its stones on the board at once, so a seat's standing
 is the number of stones it still holds; each seat's share of exp(-λ·held) is its
 chance in the race, and a player's value is the sum over its seats (values are
-win chances: they add up to 1). Captures are computed without playing the move
-(the same walk as the rules), so the last ply of a search costs little.
+win chances: they add up to 1). Captures come from the rules' previews
+(`state.captures`, `state.capture_chances`) without playing the move, so the last
+ply of a search costs little.
 """
 
 from __future__ import annotations
@@ -13,60 +14,16 @@ import math
 from typing import Any
 
 from ...games.sage_stones import COLUMN_OF as COLUMN_OF_POCKET
-from ...games.sage_stones import EMPTY, PASS, Place, SageStonesState, Wipe
+from ...games.sage_stones import PASS, Place, SageStonesState, Wipe
 
 RACE = 0.55
 """λ: how much one stone more in hand lowers a seat's chance (tuned on greedy self-play)."""
-
-
-def captured_by(state: SageStonesState, pocket: int, seat: int) -> list[int]:
-    """The pockets whose stones a stone of `seat` placed on `pocket` would take (the rules' walk)."""
-    board = state.board
-    out: list[int] = []
-    for ray in state._rays[pocket]:
-        run = 0
-        for j in ray:
-            s = board[j]
-            if s == EMPTY:
-                break
-            if s == seat:
-                if run:
-                    out.extend(ray[:run])
-                break
-            run += 1
-    return out
 
 
 # How likely a roll sends a stone to each column (1-2-3 loses the turn: 6/27 goes nowhere).
 COLUMN_CHANCE = {3: 1 / 27, 4: 3 / 27, 5: 6 / 27, 6: 1 / 27, 7: 6 / 27, 8: 3 / 27, 9: 1 / 27}
 DISCOUNT = (1.0, 0.6, 0.4, 0.3, 0.25, 0.2)
 """Weight of a capture chance by how many seats come before it (later ones may never happen)."""
-
-
-def capture_chances(state: SageStonesState) -> dict[tuple[int, int], list[int]]:
-    """Every capture a placement could make now: (seat, pocket) -> the pockets it would take.
-
-    One walk per empty pocket and direction finds them for every seat at once: the
-    first stone of a seat met on the walk ends that seat's sandwich.
-    """
-    board = state.board
-    rays = state._rays
-    found: dict[tuple[int, int], list[int]] = {}
-    for e in range(len(board)):
-        if board[e] != EMPTY:
-            continue
-        for ray in rays[e]:
-            seen = 0  # seats met so far on this walk (bit mask)
-            for run, j in enumerate(ray):
-                s = board[j]
-                if s == EMPTY:
-                    break
-                bit = 1 << s
-                if not seen & bit:
-                    seen |= bit
-                    if run:
-                        found.setdefault((s, e), []).extend(ray[:run])
-    return found
 
 
 class SageKnowledge:
@@ -113,7 +70,7 @@ class SageKnowledge:
         """The race value plus, for each seat in turn order, its expected best capture next turn."""
         supply = state.supply
         base = self._vector(supply)
-        chances = capture_chances(state)
+        chances = state.capture_chances()
         if not chances:
             return base
         board = state.board
@@ -149,7 +106,7 @@ class SageKnowledge:
                 v[self.owner_index[seat]] = 1.0
                 return tuple(v)
             board = state.board
-            for k in captured_by(state, move.pocket, seat):
+            for k in state.captures(move.pocket, seat):
                 supply[board[k]] += 1
             return self._vector(supply)
         if isinstance(move, Wipe):
@@ -175,4 +132,4 @@ class SageKnowledge:
         return value, None
 
 
-__all__ = ["SageKnowledge", "captured_by", "PASS"]
+__all__ = ["SageKnowledge", "PASS"]

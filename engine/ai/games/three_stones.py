@@ -14,25 +14,26 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import CHANCE
-from ...games.three_stones import BLACK, CLEAR, TRIPLES, TRIPLES_THROUGH, WHITE, ThreeStonesState
+from ...games.three_stones import BLACK, CLEAR, TRIPLES, TRIPLES_THROUGH, WHITE, ThreeStonesState, open_side
 from ..base import logistic
 
 PLAYERS = (WHITE, BLACK)
 CODE = {None: 0, WHITE: 1, BLACK: 2, CLEAR: 3}
+COLOUR_OF_CODE = {code: colour for colour, code in CODE.items()}
 
 
 def _triple_table(two: float, one: float, full: float) -> tuple[tuple[float, float], ...]:
     """(white value, black value) of a triple by the code a*16 + b*4 + c of its three pockets."""
     table = []
     for code in range(64):
-        cells = (code >> 4 & 3, code >> 2 & 3, code & 3)
-        has_w, has_b = 1 in cells, 2 in cells
-        filled = sum(1 for c in cells if c)
-        if (has_w and has_b) or not (has_w or has_b):
+        cells = tuple(COLOUR_OF_CODE[code >> shift & 3] for shift in (4, 2, 0))
+        side = open_side(cells)
+        if side is None:
             table.append((0.0, 0.0))
             continue
+        filled = sum(1 for c in cells if c is not None)
         value = full if filled == 3 else two if filled == 2 else one
-        table.append((value, 0.0) if has_w else (0.0, value))
+        table.append((value, 0.0) if side == WHITE else (0.0, value))
     return tuple(table)
 
 

@@ -1,15 +1,15 @@
-"""What the triple-domino players know: a lay's points, a playout policy, how to judge a cut playout.
+"""What the triple-domino players know: a playout policy, a move order, how to judge a cut playout.
 
 The players get only `state.view(player)`: their own hand, the sizes of the other
 hands and of the pool, the layout and the scores. A search deals the unseen tiles
 itself through `view.determinize(rng)` (a fresh deal of what it cannot see on
 every iteration), so it never reads another hand or the pool.
 
-A lay's points (value and bonuses, the last-tile bonus) are computed from the
-layout without playing it, for the playouts and the move ordering. A playout runs
-to the end of the round or a few turns; its reward per player is a logistic of
-that player's points gained (less a share of the tiles still in hand, which the
-one who goes out collects) against the best other player's.
+A lay's points (value and bonuses, the last-tile bonus) come from the rules
+without playing it (`state.lay_points`), for the playouts and the move ordering.
+A playout runs to the end of the round or a few turns; its reward per player is
+a logistic of that player's points gained (less a share of the tiles still in
+hand, which the one who goes out collects) against the best other player's.
 """
 
 from __future__ import annotations
@@ -18,42 +18,12 @@ import math
 import random
 from typing import Any
 
-from ...games.triple_domino import (
-    BRIDGE_BONUS, CORNERS, DEAL, DOUBLE_BONUS, LAST_TILE_BONUS, NEIGHBOURS, START_BONUS, TILE_VALUES, Draw, Lay,
-    TripleDominoState,
-)
+from ...games.triple_domino import DEAL, TILE_VALUES, Draw, Lay, TripleDominoState
 
 HAND_LIABILITY = 0.4
 """Share of its hand's value a player is charged at a cut playout (it may end up in another's score)."""
 TILE_LIABILITY = 2.0
 """Points charged per tile still in hand at a cut (more tiles, further from going out)."""
-
-
-def lay_points(state: TripleDominoState, move: Lay) -> int:
-    """The points laying `move` scores now: value, bonuses and the last-tile bonus (as the rules score them)."""
-    tile, t = move.tile, move.at
-    points = TILE_VALUES[tile]
-    if state.start_tile is not None:
-        return points + START_BONUS
-    layout = state.layout
-    if layout:
-        nbs = NEIGHBOURS[t]
-        matched = [k for k in range(3) if nbs[k] in layout]
-        vc = state.vertex_count
-        corners = CORNERS[t]
-        hexagons = sum(1 for v in corners if vc.get(v, 0) == 5)
-        if hexagons:
-            if state.options.multi_hexagon == "once":
-                hexagons = 1
-            points += hexagons * state.options.hexagon_bonus
-        elif len(matched) >= 2:
-            points += DOUBLE_BONUS
-        elif len(matched) == 1 and corners[(matched[0] + 2) % 3] in vc:
-            points += BRIDGE_BONUS
-    hand = state.hands[state.seat]
-    if len(hand) == 1:
-        points += LAST_TILE_BONUS + sum(TILE_VALUES[x] for s, h in enumerate(state.hands) if s != state.seat for x in h)
-    return points
 
 
 def hand_liability(hand: list[int]) -> float:
@@ -87,7 +57,7 @@ class DominoKnowledge:
 
     # ----- MCTS ------------------------------------------------------------------------------
     def expansion_order(self, state: TripleDominoState, moves: list[Any]) -> list[Any]:
-        scored = [(lay_points(state, m) if isinstance(m, Lay) else -10 if isinstance(m, Draw) else -20, i, m)
+        scored = [(state.lay_points(m) if isinstance(m, Lay) else -10 if isinstance(m, Draw) else -20, i, m)
                   for i, m in enumerate(moves)]
         scored.sort(key=lambda x: (-x[0], x[1]))
         return [m for _, _, m in scored]
@@ -101,7 +71,7 @@ class DominoKnowledge:
             return moves[0]
         if len(lays) == 1 or rng.random() > self.greedy:
             return rng.choice(lays)
-        return max(lays, key=lambda m: lay_points(state, m))
+        return max(lays, key=lambda m: state.lay_points(m))
 
     def cut(self, state: TripleDominoState, plies: int) -> bool:
         return plies >= self.horizon or state.phase == DEAL or state.round_number != self.root_round

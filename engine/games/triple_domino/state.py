@@ -375,21 +375,10 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             self._place(tile, t, move.rotation)
             self._score(seat, START_BONUS, "start tile")
         else:
-            layout = self.layout
-            nbs = NEIGHBOURS[t]
-            matched = [k for k in range(3) if nbs[k] in layout]
-            bridge = len(matched) == 1 and CORNERS[t][(matched[0] + 2) % 3] in self.vertex_count
+            bonus = self.lay_bonus(t)
             self._place(tile, t, move.rotation)
-            vc = self.vertex_count
-            hexagons = sum(1 for v in CORNERS[t] if vc[v] == 6)
-            if hexagons:
-                if self.options.multi_hexagon == "once":
-                    hexagons = 1
-                self._score(seat, hexagons * self.options.hexagon_bonus, "hexagon" if hexagons == 1 else f"{hexagons} hexagons")
-            elif len(matched) >= 2:
-                self._score(seat, DOUBLE_BONUS, "double connection")
-            elif bridge:
-                self._score(seat, BRIDGE_BONUS, "bridge")
+            if bonus is not None:
+                self._score(seat, *bonus)
         hand = self.hands[seat]
         hand.remove(tile)
         if hand:
@@ -397,10 +386,49 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         else:
             self.draws, self.drawn = 0, ()
             self._score(seat, LAST_TILE_BONUS, "last tile")
-            left = sum(TILE_VALUES[x] for s, h in enumerate(self.hands) if s != seat for x in h)
-            self._score(seat, left, "tiles left in the other hands")
+            self._score(seat, self._others_hand_value(seat), "tiles left in the other hands")
             self._end_round(f"{self._players[seat]} laid their last tile")
         return token
+
+    def _others_hand_value(self, seat: int) -> int:
+        """The values of the tiles in every hand but `seat`'s: what going out collects."""
+        return sum(TILE_VALUES[x] for s, h in enumerate(self.hands) if s != seat for x in h)
+
+    # ----- the search API: a lay's points read before it is laid (engine/ai's players) ----------
+    def lay_bonus(self, at: int) -> tuple[int, str] | None:
+        """The bonus (points, reason) a tile laid now on the empty triangle `at` earns, or None.
+
+        Hexagon (each one the tile closes, or once: option) before double connection
+        (two or three matched edges) before bridge (one matched edge, the opposite
+        corner touching a laid tile). It depends on the place only: a tile that fits
+        there matches every neighbour.
+        """
+        nbs, corners, vc = NEIGHBOURS[at], CORNERS[at], self.vertex_count
+        matched = [k for k in range(3) if nbs[k] in self.layout]
+        hexagons = sum(1 for v in corners if vc.get(v, 0) == 5)  # the sixth tile around v closes it
+        if hexagons:
+            if self.options.multi_hexagon == "once":
+                hexagons = 1
+            return hexagons * self.options.hexagon_bonus, "hexagon" if hexagons == 1 else f"{hexagons} hexagons"
+        if len(matched) >= 2:
+            return DOUBLE_BONUS, "double connection"
+        if len(matched) == 1 and corners[(matched[0] + 2) % 3] in vc:
+            return BRIDGE_BONUS, "bridge"
+        return None
+
+    def lay_points(self, move: Lay) -> int:
+        """The points laying `move` scores now, without laying it: the tile's value, the start
+        or place bonus, and for the last tile in hand +20 and the other hands' values."""
+        points = TILE_VALUES[move.tile]
+        if self.start_tile is not None:
+            points += START_BONUS
+        else:
+            bonus = self.lay_bonus(move.at)
+            if bonus is not None:
+                points += bonus[0]
+        if len(self.hands[self.seat]) == 1:
+            points += LAST_TILE_BONUS + self._others_hand_value(self.seat)
+        return points
 
     def _next_turn(self) -> None:
         self.seat = (self.seat + 1) % len(self._players)

@@ -88,8 +88,9 @@ class TripleDominoView:
             drawn = tuple(rng.sample(hands[self.to_move_seat], self.drawn_count))
         state = cast("TripleDominoState", self.game.new_state(self.options, None))
         state.assemble(layout=self.layout, hands=hands, pool=set(unseen), points=list(self.points),
-                  log=list(self.score_log), scalars=(self.to_move_seat, self.phase, self.draws, drawn, self.start_tile,
-                                                     self.round_number, self.solitaire_draws, self.result))
+                       log=list(self.score_log), scalars=(self.to_move_seat, self.phase, self.draws, drawn,
+                                                          self.start_tile, self.round_number, self.solitaire_draws,
+                                                          self.result))
         state.start_position = state.to_position()
         return state
 
