@@ -172,18 +172,30 @@ def manifest_path(model: Path) -> Path:
     return model.with_name(model.name.removesuffix(".xml.gz") + ".json")
 
 
+def read_manifest(model: Path) -> dict:
+    """The manifest beside a forest (`manifest_path`): what it was trained on; a forest without
+    one is refused."""
+    manifest = manifest_path(model)
+    if not manifest.exists():
+        raise RuntimeError(f"{model.name} has no manifest ({manifest.name}): a forest is read only with the record of "
+                           "its feature columns and training (vision/model/README.md)")
+    return json.loads(manifest.read_text())
+
+
 @functools.lru_cache(maxsize=8)
 def load_model(game: str | None = None):
+    """The game's forest (None when there is none), refused when its manifest is missing or names
+    other feature columns than `cell_features` computes, or another number than the forest reads."""
     p = model_path(game)
     if not p.exists():
         return None
-    manifest = manifest_path(p)
-    if manifest.exists():
-        trained = json.loads(manifest.read_text())["features"]
-        if trained != feature_names()[:len(trained)]:
-            raise RuntimeError(f"{p.name} was trained on other feature columns than vision/classify.py computes "
-                               f"({manifest.name}): train it again (vision/model/README.md)")
-    return cv2.ml.RTrees_load(str(p))
+    trained = read_manifest(p)["features"]
+    forest = cv2.ml.RTrees_load(str(p))
+    if trained != feature_names()[:len(trained)] or len(trained) != forest.getVarCount():
+        raise RuntimeError(f"{p.name} was trained on other feature columns than vision/classify.py computes "
+                           f"({manifest_path(p).name} names {len(trained)}, the forest reads {forest.getVarCount()}): "
+                           "train it again (vision/model/README.md)")
+    return forest
 
 
 def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarray, list[int]]:
