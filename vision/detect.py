@@ -30,8 +30,8 @@ import numpy as np
 
 from .camera import camera_error, plausible
 from .errors import VisionError
-from .evidence import line_evidence, numbers_ink, outline_support, point_evidence, samples_in_view, stone_evidence
-from .evidence import support_lab
+from .evidence import (line_evidence, numbers_ink, outline_support, point_evidence, samples_in_view, stone_evidence,
+                       support_lab)
 from .fit import Candidate, Scorer, candidates, distinct, same_fit
 from .lattice import lattice_candidates
 from .layouts import Layout
