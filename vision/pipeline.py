@@ -1,4 +1,8 @@
-"""Photo in, position out: `read_board(photo, game) -> Reading`, `score_board` adds the engine's score."""
+"""Photo in, position out: `read_board(photo, game) -> Reading`, `score_board` adds the engine's score.
+
+The board's fit is a homography `H` (the usual name in this maths: board units -> image pixels).
+The pipeline owns the threads the board search shares (`detection_pool`, made on the first reading).
+"""
 
 from __future__ import annotations
 
@@ -110,10 +114,10 @@ def read_board(source, game: str) -> Reading:
         # hold sage-stones' 7x9): if that game's board fits clearly better, say so
         other = LOOKALIKES[game]
         try:
-            d2 = find_board(img, get_layout(other), detection_pool(), deadline)
+            bigger = find_board(img, get_layout(other), detection_pool(), deadline)
         except VisionError:
-            d2 = None
-        if d2 is not None and _accept(d2, other) and _quality(d2, other) > _quality(det, game):
+            bigger = None
+        if bigger is not None and _accept(bigger, other) and _quality(bigger, other) > _quality(det, game):
             raise VisionError(f"this looks like a {other} board, not {game}", "wrong_game")
     H = det.H
     orientation: dict[str, Any]
@@ -128,8 +132,8 @@ def read_board(source, game: str) -> Reading:
                               "any symmetry of the board is the same position"}
     corners = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
     # stone size in pixels: too small a board cannot be read
-    c0 = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H).reshape(-1, 2)
-    rad_px = min(np.linalg.norm(c0[1] - c0[0]), np.linalg.norm(c0[2] - c0[0]))
+    stone = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H).reshape(-1, 2)
+    rad_px = min(np.linalg.norm(stone[1] - stone[0]), np.linalg.norm(stone[2] - stone[0]))
     if rad_px < MIN_STONE_PX:
         raise VisionError(f"board too small in the photo (stones ~{rad_px:.0f} px across): move closer", "too_small")
     feats, aux = cell_features(img, H, layout)
@@ -165,10 +169,10 @@ def _refuse(img: np.ndarray, game: str, started: float) -> None:
         if g == game or time.perf_counter() - started > REFUSE_LOOK_S:
             continue
         try:
-            d = find_board(img, get_layout(g), detection_pool(), started + SEARCH_LIMIT_S)
+            found = find_board(img, get_layout(g), detection_pool(), started + SEARCH_LIMIT_S)
         except VisionError:
             continue
-        if _accept(d, g):
+        if _accept(found, g):
             raise VisionError(f"this looks like a {g} board, not {game}", "wrong_game")
     raise VisionError(f"no {game} board found in the photo", "no_board")
 
