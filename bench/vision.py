@@ -37,9 +37,7 @@ from vision.photogen.design import matches  # noqa: E402
 from vision.photogen.seeds import NARROW_TRAIN_SEEDS, TEST_SET_COMMAND, TRAIN_SEEDS, set_of  # noqa: E402
 from vision.classify import use_models  # noqa: E402
 from vision.pipeline import read_board  # noqa: E402
-
-
-SURE = 0.8  # a cell read at least this sure is not marked for checking (the scan screen's line)
+from vision.tuning import CHECK_BELOW  # noqa: E402
 
 
 def other_game(game: str) -> str:
@@ -94,7 +92,7 @@ def run(dirs: list[Path], games: list[str], verbose: bool = True, by: str | None
             r["secs"].append(dt)
             if not err:
                 ids = get_layout(game).ids
-                sure = [conf[pid] >= SURE for pid in ids]
+                sure = [conf[pid] >= CHECK_BELOW for pid in ids]
                 r["sure"] += sum(sure)
                 r["sure_wrong"] += sum(1 for s, good in zip(sure, right) if s and not good)
                 if ok != n and all(sure):
@@ -165,7 +163,7 @@ def main(argv=None) -> int:
         if a.refusals:
             summary[key].update(median_refusal_seconds=round(statistics.median(r["refusal_secs"]), 3),
                                 accepted_as_another_game=r["accepted_as_other"])
-    print(f"sure wrong: cells read with confidence >= {SURE} that are wrong, of all such cells "
+    print(f"sure wrong: cells read with confidence >= {CHECK_BELOW} that are wrong, of all such cells "
           f"(target at most 1 in 500); unflagged: boards read wrong with no cell marked for checking, of the boards read wrong")
     if a.json:
         a.json.write_text(json.dumps(summary, indent=1))

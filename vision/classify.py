@@ -19,8 +19,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detect import Frame, raised, thin_lines
+from .camera import raised
+from .frame import Frame
 from .layouts import Layout
+from .segment import thin_lines
+from .tuning import GROUP_MAJORITY, LOOK_SURE, RENAME_BELOW, RENAMED_CONFIDENCE
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 MODEL_PATH = Path(__file__).with_name("model") / "cells.xml.gz"
@@ -169,18 +172,30 @@ def manifest_path(model: Path) -> Path:
     return model.with_name(model.name.removesuffix(".xml.gz") + ".json")
 
 
+def read_manifest(model: Path) -> dict:
+    """The manifest beside a forest (`manifest_path`): what it was trained on; a forest without
+    one is refused."""
+    manifest = manifest_path(model)
+    if not manifest.exists():
+        raise RuntimeError(f"{model.name} has no manifest ({manifest.name}): a forest is read only with the record of "
+                           "its feature columns and training (vision/model/README.md)")
+    return json.loads(manifest.read_text())
+
+
 @functools.lru_cache(maxsize=8)
 def load_model(game: str | None = None):
+    """The game's forest (None when there is none), refused when its manifest is missing or names
+    other feature columns than `cell_features` computes, or another number than the forest reads."""
     p = model_path(game)
     if not p.exists():
         return None
-    manifest = manifest_path(p)
-    if manifest.exists():
-        trained = json.loads(manifest.read_text())["features"]
-        if trained != feature_names()[:len(trained)]:
-            raise RuntimeError(f"{p.name} was trained on other feature columns than vision/classify.py computes "
-                               f"({manifest.name}): train it again (vision/model/README.md)")
-    return cv2.ml.RTrees_load(str(p))
+    trained = read_manifest(p)["features"]
+    forest = cv2.ml.RTrees_load(str(p))
+    if trained != feature_names()[:len(trained)] or len(trained) != forest.getVarCount():
+        raise RuntimeError(f"{p.name} was trained on other feature columns than vision/classify.py computes "
+                           f"({manifest_path(p).name} names {len(trained)}, the forest reads {forest.getVarCount()}): "
+                           "train it again (vision/model/README.md)")
+    return forest
 
 
 def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarray, list[int]]:
@@ -203,7 +218,6 @@ def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarr
 # on this photo (its surest cells) tells a doubtful cell what it is when the forest, trained on
 # other photos, hesitates -- whole colours under an unusual light read as empty otherwise.
 LOOK = ("dL", "da", "db", "sL", "ringgrad", "cd_in", "spot", "lapvar", "ringstd", "dL_out", "p10", "p90")
-SURE = 0.6           # a cell this sure of its class shows how the class looks here
 MIN_LOOK = 3         # cells it takes to say how a class looks on this photo
 UNLIKE = 25.0        # mean squared z-score: this far from a class's look is as far as it gets
 LOOK_WEIGHT = 0.5    # of a mean squared z-score against the log of the forest's vote share
@@ -218,7 +232,7 @@ def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
     looks: dict[int, np.ndarray] = {}
     spreads = []
     for c in range(P.shape[1]):
-        sure = np.flatnonzero((label == c) & (conf >= SURE))
+        sure = np.flatnonzero((label == c) & (conf >= LOOK_SURE))
         if len(sure) >= MIN_LOOK:
             looks[c] = np.median(X[sure], 0)
             spreads.append(1.4826 * np.median(np.abs(X[sure] - looks[c]), 0))
@@ -379,10 +393,10 @@ def harmonize(labels: list[str | None], conf: list[float], feats: np.ndarray,
         for i in g:
             votes[labels[i]] = votes.get(labels[i], 0.0) + conf[i]
         win, wv = max(votes.items(), key=lambda kv: kv[1])
-        if wv < 0.6 * sum(votes.values()):
+        if wv < GROUP_MAJORITY * sum(votes.values()):
             continue
         for i in g:
-            if labels[i] != win and conf[i] < 0.75:
+            if labels[i] != win and conf[i] < RENAME_BELOW:
                 labels[i] = win
-                conf[i] = round(min(conf[i], 0.6), 3)
+                conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf

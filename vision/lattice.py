@@ -1,6 +1,6 @@
 """Pocket boards found by their structure: the lattice their round marks make.
 
-The region search (`detect.candidate_masks`) needs the board to stand out from the table;
+The region search (`segment.candidate_masks`) needs the board to stand out from the table;
 a board on a table of its own wood, or a dark board in dim light, does not.  Its pockets
 (and the stones in them) still do: every one is a round edge of about the same size, and
 they sit on a square lattice that the camera bends by one homography.  So:

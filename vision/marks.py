@@ -45,7 +45,7 @@ class MarkGrid:
 @functools.lru_cache(maxsize=None)
 def mark_grid(game: str) -> MarkGrid | None:
     """The round-mark lattice of a game (None for the drawn boards: their marks are thin lines,
-    found by `detect.line_refine`)."""
+    found by `refine.line_refine`)."""
     if game in ("three-stones", "sage-stones"):
         xy = get_layout(game).xy
         have = set(map(tuple, np.round(xy).astype(int)))

@@ -1,8 +1,15 @@
-"""Photo in, position out: `read_board(photo, game) -> Reading`, `score_board` adds the engine's score."""
+"""Photo in, position out: `read_board(photo, game) -> Reading`, `score_board` adds the engine's score.
+
+The board's fit is a homography `H` (the usual name in this maths: board units -> image pixels).
+The pipeline owns the threads the board search shares (`detection_pool`, made on the first reading).
+"""
 
 from __future__ import annotations
 
+import functools
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,28 +17,26 @@ import cv2
 import numpy as np
 
 from .classify import cell_features, classify, harmonize
-from .detect import MAX_CAMERA_ERROR, Detection, find_board
+from .detect import Detection, find_board
 from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
+from .tuning import (BRIGHT_MEAN, CHECK_BELOW, CLEAN_OUTLINE, DARK_MEAN, DARK_P99, FLAT_STD, MAX_CAMERA_ERROR,
+                     MAX_OUTSIDE, MIN_EVIDENCE, MIN_PRESENT, MIN_STONE_PX, REFUSE_LOOK_S, SEARCH_LIMIT_S)
 
-# the board's own marks where the fit puts them (`Detection.evidence`): pocket boards the contrast
-# of round edges at the pockets against the lattice just outside, drawn boards the share of
-# their line samples on a drawn line (dark or light)
-MIN_EVIDENCE = {"three-stones": 0.5, "sage-stones": 0.5, "morris": 0.75, "rings": 0.3}
-MIN_PRESENT = 0.9         # pocket boards: share of the pockets seen (a smaller board leaves a bigger one's empty)
-MAX_OUTSIDE = 0.3         # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)
-MIN_STONE_PX = 5.0        # a stone must be at least this many pixels in radius
-DARK_MEAN, DARK_P99 = 28.0, 70.0
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
 # a refused photo may be another game's board: those are looked for cheapest search first, and
-# only while the whole reading has taken less than REFUSE_LOOK_S (saying which game it is helps;
-# waiting many seconds to be told does not)
+# only while the whole reading has taken less than REFUSE_LOOK_S
 LOOK_ORDER = ("morris", "three-stones", "sage-stones", "rings")
-REFUSE_LOOK_S = 1.5
-# the most a board search may take on one photo: past it the photo is refused with that reason
-# (a reading takes about a second; a busy photo that keeps the search going is not worth a wait)
-SEARCH_LIMIT_S = 10.0
+MAX_DETECTION_WORKERS = 4  # threads a board search uses at most: its fits are a few at a time
+
+
+@functools.cache
+def detection_pool() -> ThreadPoolExecutor:
+    """The threads board searches share, made on the first reading (never at import): OpenCV lets go
+    of the GIL, so each core fits a region or refines a candidate at once."""
+    workers = min(MAX_DETECTION_WORKERS, max(2, os.cpu_count() or 1))
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="vision-detect")
 
 
 @dataclass
@@ -63,31 +68,27 @@ def _check_light(img: np.ndarray) -> None:
     small = cv2.resize(gray, (160, 120), interpolation=cv2.INTER_AREA)
     if small.mean() < DARK_MEAN and np.percentile(small, 99) < DARK_P99:
         raise VisionError("photo too dark to read the board (turn on a light or use the flash)", "too_dark")
-    if small.mean() > 250:
+    if small.mean() > BRIGHT_MEAN:
         raise VisionError("photo overexposed: nothing visible", "too_bright")
-    if small.std() < 3:
+    if small.std() < FLAT_STD:
         raise VisionError("photo is blank (one flat colour): no board found", "no_board")
 
 
-def _sym_mats(layout: Layout) -> list[np.ndarray]:
-    return [S for S in layout.symmetries if np.linalg.det(S) > 0]
-
-
-def _canonical_orientation(H: np.ndarray, layout: Layout) -> tuple[np.ndarray, list[int] | None]:
-    """For a symmetric board: the symmetry that puts row 1 nearest the bottom of the photo."""
+def _canonical_orientation(H: np.ndarray, layout: Layout) -> np.ndarray:
+    """For a symmetric board: the fit turned by the symmetry that puts row 1 nearest the bottom
+    of the photo (and column a on its left)."""
     best = None
-    for S in _sym_mats(layout):
+    for turn in (S for S in layout.symmetries if np.linalg.det(S) > 0):
         A = np.eye(3)
-        A[:2, :2] = S
-        H2 = H @ A
-        p = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.0]]]), H2).reshape(-1, 2)
+        A[:2, :2] = turn
+        turned = H @ A
+        p = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.0]]]), turned).reshape(-1, 2)
         up = p[1] - p[0]
         right = p[2] - p[0]
         key = (-up[1] / (np.linalg.norm(up) + 1e-9), right[0] / (np.linalg.norm(right) + 1e-9))
         if best is None or key > best[0]:
-            best = (key, H2, S)
-    _, H2, S = best
-    return H2, None
+            best = (key, turned)
+    return best[1]
 
 
 def read_board(source, game: str) -> Reading:
@@ -101,22 +102,22 @@ def read_board(source, game: str) -> Reading:
     layout = get_layout(game)
     deadline = t0 + SEARCH_LIMIT_S
     try:
-        det = find_board(img, layout, deadline)
+        det = find_board(img, layout, detection_pool(), deadline)
     except VisionError:
         if time.perf_counter() > deadline:
             raise
         det = None
     if det is None or not _accept(det, game):
         _refuse(img, game, t0)
-    if game in LOOKALIKES and det.support < 0.9:  # a clean outline all round needs no second look
+    if game in LOOKALIKES and det.support < CLEAN_OUTLINE:  # a clean outline all round needs no second look
         # a bigger board of another game can hold this one's grid (three-stones' 9x9 pockets
         # hold sage-stones' 7x9): if that game's board fits clearly better, say so
         other = LOOKALIKES[game]
         try:
-            d2 = find_board(img, get_layout(other), deadline)
+            bigger = find_board(img, get_layout(other), detection_pool(), deadline)
         except VisionError:
-            d2 = None
-        if d2 is not None and _accept(d2, other) and _quality(d2, other) > _quality(det, game):
+            bigger = None
+        if bigger is not None and _accept(bigger, other) and _quality(bigger, other) > _quality(det, game):
             raise VisionError(f"this looks like a {other} board, not {game}", "wrong_game")
     H = det.H
     orientation: dict[str, Any]
@@ -125,14 +126,14 @@ def read_board(source, game: str) -> Reading:
                        "how": "from the board: the numbered short edge (wide margin with the engraved column numbers) is below row 1",
                        "certainty": round(float(min(1.0, max(0.0, det.orientation_margin * 4))), 2)}
     else:
-        H, _ = _canonical_orientation(H, layout)
+        H = _canonical_orientation(H, layout)
         orientation = {"canonical": True,
                        "how": "symmetric board: reported with row 1 nearest the bottom of the photo; "
                               "any symmetry of the board is the same position"}
     corners = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
     # stone size in pixels: too small a board cannot be read
-    c0 = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H).reshape(-1, 2)
-    rad_px = min(np.linalg.norm(c0[1] - c0[0]), np.linalg.norm(c0[2] - c0[0]))
+    stone = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H).reshape(-1, 2)
+    rad_px = min(np.linalg.norm(stone[1] - stone[0]), np.linalg.norm(stone[2] - stone[0]))
     if rad_px < MIN_STONE_PX:
         raise VisionError(f"board too small in the photo (stones ~{rad_px:.0f} px across): move closer", "too_small")
     feats, aux = cell_features(img, H, layout)
@@ -168,10 +169,10 @@ def _refuse(img: np.ndarray, game: str, started: float) -> None:
         if g == game or time.perf_counter() - started > REFUSE_LOOK_S:
             continue
         try:
-            d = find_board(img, get_layout(g), started + SEARCH_LIMIT_S)
+            found = find_board(img, get_layout(g), detection_pool(), started + SEARCH_LIMIT_S)
         except VisionError:
             continue
-        if _accept(d, g):
+        if _accept(found, g):
             raise VisionError(f"this looks like a {g} board, not {game}", "wrong_game")
     raise VisionError(f"no {game} board found in the photo", "no_board")
 
@@ -206,7 +207,7 @@ def debug_image(reading: Reading) -> np.ndarray:
         else:
             cv2.circle(img, p, rad // 2 + 1, colours[c], -1, cv2.LINE_AA)
             cv2.circle(img, p, rad // 2 + 2, (0, 255, 255), 1, cv2.LINE_AA)
-        if reading.confidence[pid] < 0.6:
+        if reading.confidence[pid] < CHECK_BELOW:
             cv2.circle(img, p, rad, (0, 0, 255), 2, cv2.LINE_AA)
     label = f"{reading.game}: magenta dot = left end of the edge below row 1"
     cv2.putText(img, label, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 0, 255), 2, cv2.LINE_AA)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import find_board, raised
+from vision.camera import raised
+from vision.detect import find_board
 from vision.layouts import get_layout
-from vision.pipeline import MIN_EVIDENCE
+from vision.pipeline import detection_pool
+from vision.tuning import MIN_EVIDENCE
 
 W, H_PX = 1600, 1200
 
@@ -64,7 +66,7 @@ def test_a_drawn_board_on_a_table_of_its_own_wood_is_found_by_its_drawing() -> N
     for a, b in segments:
         p, q = _project(H, np.array([a, b], float))
         cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), (25, 30, 40), 3, cv2.LINE_AA)
-    det = find_board(img, layout)
+    det = find_board(img, layout, detection_pool())
     assert det.evidence >= MIN_EVIDENCE["morris"]
     found = _project(det.H, layout.xy)
     truth = _project(H, layout.xy)

@@ -10,7 +10,7 @@ from vision.detect import find_board
 from vision.layouts import get_layout
 from vision.lattice import board_hypotheses, lattices, lattices_of
 from vision.marks import grid_fit
-from vision.pipeline import _accept
+from vision.pipeline import _accept, detection_pool
 
 W, H_PX = 1600, 1200
 
@@ -108,7 +108,7 @@ def test_a_pocket_board_on_a_table_of_its_own_wood_is_found_by_its_pockets() -> 
         small_scale = 400 / W
         small = cv2.resize(photo, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
         assert lattices(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)), game
-        det = find_board(photo, get_layout(game))
+        det = find_board(photo, get_layout(game), detection_pool())
         assert _error_units(det.H, truth, game) < 0.15, game
         assert _accept(det, game), game
 

@@ -1,14 +1,19 @@
 """Train the cell classifier on rendered photos with ground truth.
 
     python -m vision.photogen.train DIR [DIR ...] [--per-game] [--out vision/model/cells.xml.gz]
-                                    [--without line_tone=light]
+                                    [--without line_tone=light] [--check-share 0.2]
+    python -m vision.photogen.train --measure DIR [DIR ...] --out vision/model/cells.xml.gz
 
 Features come from `vision.classify.cell_features` at the true homography and at
 slightly disturbed ones (the error a real fit leaves), so the forest learns what the
 pipeline will actually see.  `--without KEY=VALUE` leaves out every photo whose design
 (`render.design`) has that value, so a benchmark can test on a family the forest never saw.
 Each forest is saved with a manifest (`NAME.json`): its feature columns, the photos, seeds
-and designs it learned from, and how it was grown; `classify.load_model` checks it.
+and designs it learned from, how it was grown, and its `metrics`: a forest grown the same way
+on the other photos reads a share of the photos (`--check-share`, never learnt from by it) at
+their true fit.  `--measure` writes the metrics of a forest already made, read on photos no
+forest learnt from (the committed test photos), into its manifest.  `classify.load_model`
+refuses a forest without a manifest.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from ..classify import CLASSES, MODEL_PATH, cell_features, feature_names, manife
 from ..io import read_image
 from ..layouts import GAMES, get_layout
 from .design import matches
-from .seeds import HELD_OUT, TRAIN_SEEDS, set_of
+from .seeds import HELD_OUT, NARROW_TRAIN_SEEDS, TRAIN_SEEDS, set_of
 
 # a photo's features are cached beside it, keyed by the code that computes them
 FEATURE_CODE = hashlib.sha256(Path(classify.__file__).read_bytes()).hexdigest()[:12]
@@ -124,6 +129,73 @@ def collect(dirs, rng, verbose=True, game=None, without: tuple[str, ...] = (), s
     return np.concatenate(X), np.concatenate(y)
 
 
+def split_photos(photos: list[tuple[Path, dict]], share: float, seed: int) -> tuple[list, list]:
+    """The photos to learn from and the ones (`share` of them, at least one, seeded) kept to check."""
+    if not 0 < share < 1 or len(photos) < 2:
+        return photos, []
+    order = np.random.default_rng(seed).permutation(len(photos))
+    check = set(order[:max(1, round(share * len(photos)))].tolist())
+    return ([p for i, p in enumerate(photos) if i not in check], [p for i, p in enumerate(photos) if i in check])
+
+
+def true_fit_cells(photos: list[tuple[Path, dict]]) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of the photos' cells at their true fit, as a reading sees them (nothing
+    cached: these may be the committed test photos)."""
+    X, y = [], []
+    for jf, meta in photos:
+        layout = get_layout(meta["game"])
+        img = read_image(jf.with_name(meta["image"]))
+        scale = img.shape[1] / meta["size"][0]
+        dst = np.array([meta["cell_px"][i] for i in layout.ids], np.float64) * scale
+        H, _ = cv2.findHomography(layout.xy, dst, 0)
+        X.append(cell_features(img, H, layout)[0])
+        y.append([CLASSES.index(meta["cells"][i]) if meta["cells"][i] else 0 for i in layout.ids])
+    return np.concatenate(X), np.concatenate(y).astype(np.int32)
+
+
+def accuracy(forest: cv2.ml.RTrees, X: np.ndarray, y: np.ndarray) -> dict:
+    """The share of cells the forest reads right, of every cell and of the cells holding a stone."""
+    _, predicted = forest.predict(np.ascontiguousarray(X[:, :forest.getVarCount()]))
+    right = predicted.ravel().astype(int) == y
+    stones = y != 0
+    return {"cells": int(len(y)), "accuracy": round(float(right.mean()), 4),
+            "stones": int(stones.sum()), "stone_accuracy": round(float(right[stones].mean()), 4) if stones.any() else None}
+
+
+def checked(photos: list[tuple[Path, dict]], share: float, a: argparse.Namespace) -> dict:
+    """Metrics of a forest grown like the one saved on all but `share` of the photos, read on that share."""
+    learn, check = split_photos(photos, share, a.seed)
+    if not check:
+        return {"check": "none (--check-share 0 or one photo)"}
+    X, y = [], []
+    for jf, meta in learn:
+        f, labels = photo_features(jf, meta, a.seed)
+        X.append(f)
+        y.append(labels)
+    forest = train(np.concatenate(X), np.concatenate(y), a.trees, a.depth)
+    return {"check": f"{len(check)} of {len(photos)} photos held out from a forest grown alike, read at their true fit",
+            "check_photos": sorted(jf.stem for jf, _ in check), **accuracy(forest, *true_fit_cells(check))}
+
+
+def measured(dirs, forest_path: Path, games: list[str]) -> dict:
+    """Metrics of a forest already made, on the ground-truth photos of `games` in `dirs` (no
+    training seed's)."""
+    photos = []
+    for d in dirs:
+        for jf in sorted(Path(d).glob("*.json")):
+            meta = json.loads(jf.read_text())
+            if meta.get("game") not in games or "cell_px" not in meta:
+                continue
+            if set_of(meta) in (*TRAIN_SEEDS, *NARROW_TRAIN_SEEDS):
+                raise SystemExit(f"{jf}: a training seed's photo says nothing of how a forest reads new photos")
+            photos.append((jf, meta))
+    if not photos:
+        raise SystemExit("no ground-truth photos to measure on")
+    forest = cv2.ml.RTrees_load(str(forest_path))
+    return {"check": f"{len(photos)} photos no forest learnt from ({', '.join(map(str, dirs))}), read at their true fit",
+            **accuracy(forest, *true_fit_cells(photos))}
+
+
 def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
     m = cv2.ml.RTrees_create()
     m.setMaxDepth(depth)
@@ -142,6 +214,10 @@ def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.photogen.train")
     ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--check-share", type=float, default=0.2,
+                    help="share of the photos a forest grown alike is checked on (its accuracy goes in the manifest)")
+    ap.add_argument("--measure", action="store_true",
+                    help="train nothing: read DIRs' photos with the forest --out and write the metrics in its manifest")
     ap.add_argument("--out", default=str(MODEL_PATH))
     ap.add_argument("--trees", type=int, default=80)
     ap.add_argument("--seed", type=int, default=0)
@@ -156,11 +232,19 @@ def main(argv=None) -> int:
     unknown = set(a.games.split(",")) - set(GAMES) if a.games else set()
     if unknown:
         ap.error(f"--games: unknown {', '.join(sorted(unknown))} (games: {', '.join(GAMES)})")
+    if a.measure:
+        out = Path(a.out)
+        manifest = classify.read_manifest(out)
+        manifest["metrics"] = measured(a.dirs, out, manifest.get("games", list(GAMES)))
+        manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
+        print(f"{out.name}: {manifest['metrics']['accuracy']:.1%} of {manifest['metrics']['cells']} cells", file=sys.stderr)
+        return 0
     rng = np.random.default_rng(a.seed)
     cv2.setRNGSeed(a.seed)
     games = [None]
     if a.per_game:
         games = a.games.split(",") if a.games else list(GAMES)
+    saved: list[tuple[Path, list[tuple[Path, dict]], dict]] = []
     for game in games:
         out = Path(a.out)
         if game:
@@ -179,9 +263,15 @@ def main(argv=None) -> int:
                     "classes": dict(zip(CLASSES, counts)), "trees": a.trees, "depth": a.depth, "seed": a.seed,
                     "command": "python -m vision.photogen.train " + " ".join(argv if argv is not None else sys.argv[1:])}
         manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
+        saved.append((out, photos, manifest))
         print(f"saved {out} ({out.stat().st_size // 1024} KB) and its manifest", file=sys.stderr)
+    # the checks grow their forests after the saved ones: those grow as they would without them
+    for out, photos, manifest in saved:
+        manifest["metrics"] = checked(photos, a.check_share, a)
+        manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
+        print(f"{out.name}: {manifest['metrics'].get('accuracy', 'no')} of the checked cells read right "
+              "(its manifest's metrics)", file=sys.stderr)
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

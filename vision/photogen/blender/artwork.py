@@ -27,10 +27,6 @@ class Artwork:
     image: np.ndarray                          # (h, w, 3) uint8, BGR: red = lines, green = markers
     box: tuple[float, float, float, float]     # x0, y0, x1, y1 in cm that the image spans
 
-    @property
-    def texels_per_cm(self) -> float:
-        return self.image.shape[1] / (self.box[2] - self.box[0])
-
 
 class Canvas:
     """Two masks over the board's bounding box, drawn in board centimetres (y up)."""
