@@ -23,7 +23,7 @@ from .camera import raised
 from .frame import Frame
 from .layouts import Layout
 from .segment import thin_lines
-from .tuning import GROUP_MAJORITY, LOOK_SURE, RENAME_BELOW, RENAMED_CONFIDENCE
+from .tuning import CHECK_BELOW, GROUP_MAJORITY, LOOK_SURE, RENAME_BELOW, RENAMED_CONFIDENCE, SAME_COLOUR
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 MODEL_PATH = Path(__file__).with_name("model") / "cells.xml.gz"
@@ -328,16 +328,10 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
 
 # A stone whose colour is as close to stones of another name as they are to each other, while no
 # stone of its own name is, is one of them: a lone light orange read yellow beside fifty oranges.
-SAME_COLOUR = 4.5    # colour distance (`_stone_colours`) within which two stones are one colour
-                     # (dark red and orange stand 15 or more apart even under a warm light)
-LONE_DOUBT = 0.8     # only a cell read with less confidence than this is renamed
-DOUBTED = 0.6        # a renamed cell's confidence, at most: it stays marked for checking
-
-
 def join_lone_stones(labels: list[str | None], conf: list[float],
                      feats: np.ndarray) -> tuple[list[str | None], list[float]]:
-    """Each doubtful stone with no stone of its own name near it in colour takes the name of its
-    near neighbours, when they agree and are two or more, or that name is held by three or more
+    """Each stone marked for checking with no stone of its own name near it in colour takes the
+    name of its near neighbours, when they agree and are two or more, or that name is held by three or more
     stones on the board."""
     occ = [i for i, label in enumerate(labels) if label is not None]
     if len(occ) < 3:
@@ -348,7 +342,7 @@ def join_lone_stones(labels: list[str | None], conf: list[float],
     renamed = list(names)
     for a, i in enumerate(occ):
         neighbours = [names[b] for b in np.flatnonzero(near[a]) if b != a]
-        if conf[i] >= LONE_DOUBT or not neighbours or names[a] in neighbours:
+        if conf[i] >= CHECK_BELOW or not neighbours or names[a] in neighbours:
             continue
         win = max(set(neighbours), key=neighbours.count)
         agreed = neighbours.count(win)
@@ -358,7 +352,7 @@ def join_lone_stones(labels: list[str | None], conf: list[float],
     for a, i in enumerate(occ):
         if renamed[a] != labels[i]:
             labels[i] = renamed[a]
-            conf[i] = round(min(conf[i], DOUBTED), 3)
+            conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
 
 

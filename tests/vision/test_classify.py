@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.classify import DOUBTED, LOOK, MIN_LOOK, feature_names, join_lone_stones, photo_adapt, split_lookalikes
+from vision.classify import LOOK, MIN_LOOK, feature_names, join_lone_stones, photo_adapt, split_lookalikes
+from vision.tuning import RENAMED_CONFIDENCE
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
 NAMES = feature_names()
@@ -115,7 +116,7 @@ def test_a_lone_doubtful_stone_takes_the_name_of_its_look_alikes():
     # a lone "yellow" whose colour sits among fifty oranges is one of them, still marked for checking
     F = coloured([BRIGHT_ORANGE] * 50 + [LIGHT_ORANGE], seed=1)
     labels, conf = join_lone_stones(["orange"] * 50 + ["yellow"], [0.95] * 50 + [0.77], F)
-    assert labels[-1] == "orange" and conf[-1] <= DOUBTED
+    assert labels[-1] == "orange" and conf[-1] <= RENAMED_CONFIDENCE
 
 
 def test_two_agreeing_look_alikes_are_enough():
