@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -628,3 +629,17 @@ def test_record_round_trip_and_undo_through_a_deal() -> None:
 def test_perft_from_the_start() -> None:
     state = GAME.new_state(seed=0)
     assert [perft(state, d) for d in (1, 2)] == [1, 4]
+
+
+SPLIT_MODULE_LINES = 900  # issue 18: a module split by concern lands well under this
+
+
+def test_the_game_is_a_package_by_concern_behind_one_import_path() -> None:
+    import engine.games.triple_domino as package
+
+    modules = sorted(Path(package.__file__).parent.glob("*.py"))
+    assert Path(package.__file__).name == "__init__.py" and len(modules) > 5
+    too_long = {p.name: n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) >= SPLIT_MODULE_LINES}
+    assert not too_long
+    assert package.__all__ and [name for name in package.__all__ if not hasattr(package, name)] == []
+    assert package.TripleDominoState.__module__ == "engine.games.triple_domino.state"

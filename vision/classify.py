@@ -312,10 +312,48 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
             [round(float(c), 3) for c in conf])
 
 
+# A stone whose colour is as close to stones of another name as they are to each other, while no
+# stone of its own name is, is one of them: a lone light orange read yellow beside fifty oranges.
+SAME_COLOUR = 4.5    # colour distance (`_stone_colours`) within which two stones are one colour
+                     # (dark red and orange stand 15 or more apart even under a warm light)
+LONE_DOUBT = 0.8     # only a cell read with less confidence than this is renamed
+DOUBTED = 0.6        # a renamed cell's confidence, at most: it stays marked for checking
+
+
+def join_lone_stones(labels: list[str | None], conf: list[float],
+                     feats: np.ndarray) -> tuple[list[str | None], list[float]]:
+    """Each doubtful stone with no stone of its own name near it in colour takes the name of its
+    near neighbours, when they agree and are two or more, or that name is held by three or more
+    stones on the board."""
+    occ = [i for i, label in enumerate(labels) if label is not None]
+    if len(occ) < 3:
+        return labels, conf
+    colour = _stone_colours(feats)[occ]
+    near = np.linalg.norm(colour[:, None] - colour[None], axis=2) < SAME_COLOUR
+    names = [labels[i] for i in occ]
+    renamed = list(names)
+    for a, i in enumerate(occ):
+        neighbours = [names[b] for b in np.flatnonzero(near[a]) if b != a]
+        if conf[i] >= LONE_DOUBT or not neighbours or names[a] in neighbours:
+            continue
+        win = max(set(neighbours), key=neighbours.count)
+        agreed = neighbours.count(win)
+        if agreed >= 0.8 * len(neighbours) and (agreed >= 2 or names.count(win) >= 3):
+            renamed[a] = win
+    labels, conf = list(labels), list(conf)
+    for a, i in enumerate(occ):
+        if renamed[a] != labels[i]:
+            labels[i] = renamed[a]
+            conf[i] = round(min(conf[i], DOUBTED), 3)
+    return labels, conf
+
+
 def harmonize(labels: list[str | None], conf: list[float], feats: np.ndarray,
               radius: float = 9.0) -> tuple[list[str | None], list[float]]:
-    """Stones of one physical colour look alike on one photo: group the occupied cells by
-    their colour and give a group's odd ones out the group's colour name."""
+    """Stones of one physical colour look alike on one photo: a lone stone takes its look-alikes'
+    name (`join_lone_stones`), then the occupied cells are grouped by their colour and a group's
+    odd ones out get the group's colour name."""
+    labels, conf = join_lone_stones(labels, conf, feats)
     occ = [i for i, l in enumerate(labels) if l is not None]
     if len(occ) < 3:
         return labels, conf

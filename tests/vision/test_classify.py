@@ -1,11 +1,11 @@
-"""The photo's own looks in the cell classifier (`photo_adapt`, `split_lookalikes`), on made-up
+"""The photo's own looks in the cell classifier (`photo_adapt`, `split_lookalikes`, `join_lone_stones`), on made-up
 features and votes."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.classify import LOOK, MIN_LOOK, feature_names, photo_adapt, split_lookalikes
+from vision.classify import DOUBTED, LOOK, MIN_LOOK, feature_names, join_lone_stones, photo_adapt, split_lookalikes
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
 NAMES = feature_names()
@@ -105,3 +105,34 @@ def test_one_loose_group_of_a_colour_is_not_split():
     red = 0.005 + 0.1 * (shades + 0.5) ** 2
     P = np.stack([np.zeros(18), red, 1 - red], 1)
     assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18
+
+
+# join_lone_stones: colour rows as above; names as the reader gives them
+LIGHT_ORANGE = BRIGHT_ORANGE + np.array([2.0, -2.0, 1.5])  # a lit stone: 2.7 units from the group
+
+
+def test_a_lone_doubtful_stone_takes_the_name_of_its_look_alikes():
+    # a lone "yellow" whose colour sits among fifty oranges is one of them, still marked for checking
+    F = coloured([BRIGHT_ORANGE] * 50 + [LIGHT_ORANGE], seed=1)
+    labels, conf = join_lone_stones(["orange"] * 50 + ["yellow"], [0.95] * 50 + [0.77], F)
+    assert labels[-1] == "orange" and conf[-1] <= DOUBTED
+
+
+def test_two_agreeing_look_alikes_are_enough():
+    F = coloured([BRIGHT_ORANGE] * 2 + [DARK_RED] * 5 + [LIGHT_ORANGE], seed=2)
+    labels, _ = join_lone_stones(["orange"] * 2 + ["red"] * 5 + ["red"], [0.9] * 7 + [0.79], F)
+    assert labels[-1] == "orange"
+
+
+def test_a_sure_or_distinct_lone_stone_keeps_its_name():
+    F = coloured([BRIGHT_ORANGE] * 20 + [LIGHT_ORANGE] + [DARK_RED], seed=3)
+    labels = ["orange"] * 20 + ["yellow", "red"]
+    # the yellow is sure of itself; the red is far from every orange in colour
+    got, conf = join_lone_stones(labels, [0.95] * 20 + [0.85, 0.5], F)
+    assert got == labels and conf == [0.95] * 20 + [0.85, 0.5]
+
+
+def test_a_stone_with_company_of_its_own_name_keeps_it():
+    F = coloured([BRIGHT_ORANGE] * 20 + [LIGHT_ORANGE] * 2, seed=4)
+    labels = ["orange"] * 20 + ["yellow"] * 2
+    assert join_lone_stones(labels, [0.95] * 20 + [0.7, 0.7], F)[0] == labels
