@@ -44,9 +44,9 @@ class Game(ABC):
         """Every location id of the board, in a stable order (empty for tile games)."""
         return ()
 
-    def geometry(self) -> Geometry:  # TEMP until triple-domino has one: abstract
+    @abstractmethod
+    def geometry(self) -> Geometry:
         """The board as data (locations, lines, circles, outline): what web/ draws and vision/ reads."""
-        raise NotImplementedError
 
     def check_game_id(self, position: Mapping[str, Any]) -> None:
         if not isinstance(position, Mapping):

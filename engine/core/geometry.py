@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Callable
 
 POCKET = "pocket"
 """A location is a hollow a stone sits in (three-stones, sage-stones)."""
@@ -61,7 +62,9 @@ class Geometry:
     `outline` is the edge of the physical board, counter-clockwise from the left end of
     the edge below row 1 / column a (the order photos' ground-truth corners use).
     `stone_radius` is a real stone's nominal radius. `marks` says what an empty board
-    shows at a location (POCKET, POINT, CROSSING or TRIANGLE).
+    shows at a location (POCKET, POINT, CROSSING or TRIANGLE). A board without fixed
+    locations (triple-domino's tiles on an unbounded lattice, no edge) lists none and
+    gives `cell_corners`: the corners of the cell a location id names.
     """
 
     locations: tuple[Location, ...]
@@ -70,6 +73,7 @@ class Geometry:
     marks: str
     lines: tuple[Line, ...] = ()
     circles: tuple[Circle, ...] = ()
+    cell_corners: Callable[[str], tuple[tuple[float, float], ...]] | None = None
 
     def __post_init__(self) -> None:
         known = {loc.id for loc in self.locations}
