@@ -22,8 +22,7 @@ from engine.games import sage_stones as S
 
 from . import Board, Drawing, esc
 from .svg import (
-    Glint, Plan, StoneLook, focus_circle, gold, grain, hit_square, last_ring, linear, location, radial, stone,
-    stone_gradients,
+    Glint, Plan, StoneLook, gold, grain, last_ring, linear, location, pocket, radial, stone, stone_gradients,
 )
 
 CELL = 46
@@ -147,13 +146,8 @@ def _pockets(state: Any, allowed: set[int], live: bool, fresh_captures: list[tup
                 what += f", a {captured[0]} stone was just captured here"
         if legal:
             what += f", place {seat} here"
-        inner = [f'<circle cx="{x}" cy="{y}" r="{R_POCKET}" class="hole" fill="url(#ss-pocket)"/>',
-                 f'<circle cx="{x}" cy="{y}" r="{R_POCKET * 0.55:.1f}" class="groove"/>']
-        if legal:
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
-        if colour:
-            inner.append(stone_svg(colour, x, y))
-        inner += [hit_square(x, y, CELL), focus_circle(x, y, R_POCKET + 4)]
+        inner = pocket(x, y, R_POCKET, "url(#ss-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL,
+                       R_POCKET + 4, groove=0.55)
         cells.append(location(name, f"{name}: {what}", inner, classes, live))
         if live:
             (legal_first if legal else targets)[name] = (x, y)

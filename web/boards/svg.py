@@ -3,6 +3,7 @@
 - `Plan` places the engine's geometry (board units, y up) on the drawing (px, y down);
 - `location` is a clickable location: the group carrying `data-target`, its role and label,
   with `hit` and `focus` shapes (the hit area a finger needs, the ring only :focus-visible shows);
+  `pocket` is a location's parts on a pocket board;
 - `stone` draws a stone (shadow, body, a glint on glass) in a board's `StoneLook`;
 - `last_ring` marks the stone the last move played;
 - `radial`, `grain`, `gold` and `stone_gradients` write a board's `<defs>` for its palette.
@@ -80,6 +81,18 @@ def focus_circle(x: float, y: float, r: float) -> str:
 
 def focus_polygon(points: str) -> str:
     return f'<polygon points="{points}" class="focus-ring"/>'
+
+
+def pocket(x: float, y: float, r: float, fill: str, holds: str, glow: bool, hit_side: float, focus_r: float,
+           groove: float = 0.0) -> list[str]:
+    """A pocket's parts, bottom up: the hole (and its turned groove, as a share of the radius), the glow of a
+    pocket that may be played, the stone it `holds` (markup, or ""), the hit square and the focus ring."""
+    parts = [f'<circle cx="{x}" cy="{y}" r="{r}" class="hole" fill="{fill}"/>']
+    if groove:
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{px(r * groove)}" class="groove"/>')
+    if glow:
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{r - 1}" class="glow"/>')
+    return parts + ([holds] if holds else []) + [hit_square(x, y, hit_side), focus_circle(x, y, focus_r)]
 
 
 # ----- stones ----------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine.games.three_stones import GEOMETRY
 
 from . import Board, Drawing, esc
 from .svg import (
-    Glint, Plan, StoneLook, focus_circle, gold, grain, hit_square, last_ring, linear, location, radial, stone,
+    Glint, Plan, StoneLook, gold, grain, last_ring, linear, location, pocket, radial, stone,
 )
 from .zoom import Frame, Zoom
 
@@ -279,12 +279,8 @@ def _pockets(cells: dict[str, str | None], last: str | None, allowed: set[str], 
             what = f"empty, you may play {'a ' + choice + ' stone ' if choice else ''}here"
         else:
             what = "empty" + (", not in the ring's row or column" if live and restricted else "")
-        inner = [f'<circle cx="{x}" cy="{y}" r="{R_POCKET}" class="hole" fill="url(#ts-pocket)"/>']
-        if legal:
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
-        if colour:
-            inner.append(stone_svg(colour, x, y))
-        inner += [hit_square(x, y, CELL), focus_circle(x, y, R_RING + 1)]
+        inner = pocket(x, y, R_POCKET, "url(#ts-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL,
+                       R_RING + 1)
         out.append(location(name, f"{name}: {what}", inner, classes, live))
         if live:
             targets[name] = (x, y)
