@@ -80,9 +80,10 @@ def test_neighbouring_circles_are_the_six_lattice_neighbours_on_the_board() -> N
 
 def test_geometry_for_drawing_lists_points_and_circles() -> None:
     geometry = GAME.geometry()
-    assert len(geometry["points"]) == 216 and len(geometry["circles"]) == 127
-    first = geometry["circles"][0]
-    assert first["full"] and len(first["points"]) == 6
+    assert len(geometry.locations) == 216 and len(geometry.circles) == 127
+    first = geometry.circles[0]
+    assert first.full and len(first.through) == 6
+    assert sum(c.full for c in geometry.circles) == 91
 
 
 # ----- majority and influence --------------------------------------------------------------------

@@ -1,23 +1,25 @@
 """Canonical board layouts: every location of a game in board units (one pitch = 1), y up.
 
-The location ids come from the engine (`get_game(g).locations()`), the geometry from
-SPEC section 3.  The outline polygons are the nominal board edge (the physical boards
-vary their margins by a few per cent; `detect` refines the fit on the board's own
-features), listed counter-clockwise from the left end of the edge below row 1 /
-column a (the order the ground-truth `board_corners` use).
+The ids, positions, nominal outline, stone size and what the board shows at a location
+all come from the engine's `Game.geometry()` (the one source of board geometry); a layout
+adds what reading a photo needs: the colours to tell apart and the board's symmetries.
+The outline is the nominal board edge (the physical boards vary their margins by a few
+per cent; `detect` refines the fit on the board's own features).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine import get_game
+
 GAMES = ("three-stones", "morris", "rings", "sage-stones")
 SQRT3 = math.sqrt(3.0)
+MANY_COLOURS = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear")
 
 
 @dataclass(frozen=True)
@@ -53,117 +55,39 @@ def _dihedral(n: int) -> tuple[np.ndarray, ...]:
     return tuple(rots + [r @ flip for r in rots])
 
 
-def _engine_ids(game: str) -> tuple[str, ...] | None:
-    try:
-        from engine import get_game
-        return tuple(get_game(game).locations())
-    except Exception:  # engine module missing: fall back to SPEC geometry
-        return None
-
-
-def _three_stones() -> Layout:
-    cols = "abcdefghi"
-    missing = {"e5", "a1", "a9", "i1", "i9"}
-    spec_ids = [f"{c}{r}" for c in cols for r in range(1, 10) if f"{c}{r}" not in missing]
-    ids = _engine_ids("three-stones") or tuple(spec_ids)
-    xy = np.array([[cols.index(i[0]) - 4.0, int(i[1:]) - 5.0] for i in ids])
-    h, c = 4.98, 2.83  # half width, half length of the straight edges (octagon)
-    outline = np.array([[-c, -h], [c, -h], [h, -c], [h, c], [c, h], [-c, h], [-h, c], [-h, -c]])
-    return Layout("three-stones", tuple(ids), xy, outline, 0.40,
-                  ("black", "white", "clear"), _dihedral(4), False, "pocket")
-
-
-def _morris() -> Layout:
-    spec = "a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7".split()
-    ids = _engine_ids("morris") or tuple(spec)
-    xy = np.array([["abcdefg".index(i[0]) - 3.0, int(i[1:]) - 4.0] for i in ids])
-    h = 3.91
-    outline = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
-    return Layout("morris", tuple(ids), xy, outline, 0.30, ("white", "black"),
-                  _dihedral(4), False, "point")
-
-
-_RING_ID = re.compile(r"^([UD])(-?\d+),(-?\d+)$")
-
-
-def ring_point_xy(pid: str) -> tuple[float, float]:
-    m = _RING_ID.match(pid)
-    if not m:
-        raise ValueError(pid)
-    kind, q, r = m.group(1), int(m.group(2)), int(m.group(3))
-    if kind == "U":
-        corners = ((q, r), (q + 1, r), (q, r + 1))
-    else:
-        corners = ((q + 1, r), (q, r + 1), (q + 1, r + 1))
-    xs = [a + b / 2 for a, b in corners]
-    ys = [b * SQRT3 / 2 for a, b in corners]
-    return sum(xs) / 3, sum(ys) / 3
+# game -> (the colours its stones come in, the board's symmetries, whether the board shows which side is a1)
+READING = {
+    "three-stones": (("black", "white", "clear"), lambda: _dihedral(4), False),
+    "morris": (("white", "black"), lambda: _dihedral(4), False),
+    "rings": (MANY_COLOURS, lambda: _dihedral(6), False),
+    "sage-stones": (MANY_COLOURS, lambda: (np.eye(2),), True),  # the numbered edge tells a1
+}
 
 
 def ring_circles() -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    d = lambda q, r: max(abs(q), abs(r), abs(q + r))  # noqa: E731
-    full = [(q, r) for q in range(-6, 7) for r in range(-6, 7) if d(q, r) <= 5]
-    partial = [(q, r) for q in range(-6, 7) for r in range(-6, 7) if d(q, r) == 6]
-    return full, partial
+    """The rings board's circle centres in lattice coordinates (q, r): (full, partial), each by q then r."""
+    full: list[tuple[int, int]] = []
+    partial: list[tuple[int, int]] = []
+    for circle in get_game("rings").geometry().circles:
+        q, r = (int(k) for k in circle.id.split(","))
+        (full if circle.full else partial).append((q, r))
+    return sorted(full), sorted(partial)
 
 
-def _rings_spec_ids() -> list[str]:
-    full, _ = ring_circles()
-    fullset = set(full)
-    out = []
-    for r in range(-7, 7):
-        for kind in "UD":
-            for q in range(-7, 7):
-                corners = ((q, r), (q + 1, r), (q, r + 1)) if kind == "U" else ((q + 1, r), (q, r + 1), (q + 1, r + 1))
-                if any(c in fullset for c in corners):
-                    out.append(f"{kind}{q},{r}")
-    return out
-
-
-def _rings() -> Layout:
-    ids = _engine_ids("rings") or tuple(_rings_spec_ids())
-    xy = np.array([ring_point_xy(i) for i in ids])
-    R = 11.0 / SQRT3  # circumradius of the hexagonal board (11 point spacings), vertices on the x axis
-    outline = np.array([[-R / 2, -R * SQRT3 / 2], [R / 2, -R * SQRT3 / 2], [R, 0.0],
-                        [R / 2, R * SQRT3 / 2], [-R / 2, R * SQRT3 / 2], [-R, 0.0]])
-    pal = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear")
-    return Layout("rings", tuple(ids), xy, outline, 0.26, pal, _dihedral(6), False, "crossing")
-
-
-def _sage() -> Layout:
-    spec = [f"c{c}r{r}" for c in range(3, 10) for r in range(1, 10)]
-    ids = _engine_ids("sage-stones") or tuple(spec)
-    xy = []
-    for i in ids:
-        m = re.match(r"^c(\d+)r(\d+)$", i)
-        xy.append([int(m.group(1)) - 6.0, int(m.group(2)) - 5.0])
-    xy = np.array(xy)
-    # the numbered short edge lies below row 1: a wider margin there
-    outline = np.array([[-3.9, -5.92], [3.9, -5.92], [3.9, 4.9], [-3.9, 4.9]])
-    pal = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear")
-    return Layout("sage-stones", tuple(ids), xy, outline, 0.40, pal,
-                  (np.eye(2),), True, "pocket")
+def drawn_lines(layout: Layout) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The straight lines drawn on the board (morris' mills), each from its first location to its last."""
+    at = dict(zip(layout.ids, layout.xy))
+    return [(at[line.through[0]], at[line.through[-1]]) for line in get_game(layout.game).geometry().lines]
 
 
 @functools.lru_cache(maxsize=None)
 def get_layout(game: str) -> Layout:
-    makers = {"three-stones": _three_stones, "morris": _morris, "rings": _rings, "sage-stones": _sage}
-    if game not in makers:
+    if game not in READING:
         raise KeyError(game)
-    return makers[game]()
-
-
-def spec_ids(game: str) -> set[str]:
-    """The id set computed from SPEC section 3 alone (to cross-check the engine)."""
-    if game == "three-stones":
-        return {f"{c}{r}" for c in "abcdefghi" for r in range(1, 10)} - {"e5", "a1", "a9", "i1", "i9"}
-    if game == "morris":
-        return set("a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7".split())
-    if game == "rings":
-        return set(_rings_spec_ids())
-    if game == "sage-stones":
-        return {f"c{c}r{r}" for c in range(3, 10) for r in range(1, 10)}
-    raise KeyError(game)
+    palette, symmetries, oriented = READING[game]
+    geometry = get_game(game).geometry()
+    return Layout(game, geometry.ids(), np.array([(loc.x, loc.y) for loc in geometry.locations]),
+                  np.array(geometry.outline), geometry.stone_radius, palette, symmetries(), oriented, geometry.marks)
 
 
 @functools.lru_cache(maxsize=None)

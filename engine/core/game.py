@@ -10,6 +10,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Mapping
 
 from .errors import PositionError, shown
+from .geometry import Geometry
 from .options import RuleOptions
 from .state import State
 
@@ -42,6 +43,10 @@ class Game(ABC):
     def locations(self) -> tuple[str, ...]:
         """Every location id of the board, in a stable order (empty for tile games)."""
         return ()
+
+    @abstractmethod
+    def geometry(self) -> Geometry:
+        """The board as data (locations, lines, circles, outline): what web/ draws and vision/ reads."""
 
     def check_game_id(self, position: Mapping[str, Any]) -> None:
         if not isinstance(position, Mapping):

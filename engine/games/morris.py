@@ -31,9 +31,10 @@ import re
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    TIME_FORFEIT, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
-    option, require_cells, shown,
+    POINT, TIME_FORFEIT, Game, Geometry, IllegalMoveError, Line, Location, Outcome, PositionError, RuleOptions, State,
+    UnreachablePositionError, option, require_cells, shown,
 )
+from ..core.geometry import rectangle
 
 WHITE, BLACK = "white", "black"
 SIDES = (WHITE, BLACK)
@@ -78,6 +79,15 @@ ADJACENT: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted({b for a, b in EDGES if a == p} | {a for a, b in EDGES if b == p})) for p in POINTS
 )
 NEIGHBOUR_MASK = tuple(sum(BIT[q] for q in ADJACENT[p]) for p in POINTS)
+
+BOARD_HALF_WIDTH = 3.91  # the square board's edge, in point pitches from the centre (d4)
+STONE_RADIUS = 0.30      # a real man, in point pitches: flat discs well apart
+GEOMETRY = Geometry(
+    locations=tuple(Location(name, float(x - 3), float(y - 3)) for name, (x, y) in zip(POINT_NAMES, COORDS)),
+    outline=rectangle(-BOARD_HALF_WIDTH, -BOARD_HALF_WIDTH, BOARD_HALF_WIDTH, BOARD_HALF_WIDTH),
+    stone_radius=STONE_RADIUS, marks=POINT,
+    lines=tuple(Line(tuple(POINT_NAMES[p] for p in mill)) for mill in MILLS),
+)
 
 # The points of every 8-bit slice of a mask: iterating a mask is three table look-ups.
 _BYTE_POINTS = tuple(
@@ -477,6 +487,10 @@ class Morris(Game):
 
     def locations(self) -> tuple[str, ...]:
         return POINT_NAMES
+
+    def geometry(self) -> Geometry:
+        """24 points of three nested squares (d4, the empty centre, at the origin); each mill is a drawn line."""
+        return GEOMETRY
 
     def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> MorrisState:
         return MorrisState(self, self.options(options), seed)

@@ -40,9 +40,10 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
+    CHANCE, CROSSING, Circle, Game, Geometry, Location, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
     option, outcome_by_score, require_cells, shown,
 )
+from ..core.geometry import hexagon
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 DEFAULT_ORDER = ("black", "white", "red", "blue", "green", "yellow", "orange", "purple", "clear")
@@ -129,6 +130,17 @@ CIRCLE_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 """Full circle index -> its neighbouring full circles (where its rings add influence)."""
 
 assert FULL_CIRCLES == 91 and len(POINT_NAMES) == 216
+
+CIRCLE_RADIUS = 1 / math.sqrt(3)  # a circle passes through its six points, the centroids around its centre
+BOARD_CIRCUMRADIUS = 11 / math.sqrt(3)  # the hexagonal board: 11 point spacings corner to corner, corners on x
+STONE_RADIUS = 0.26  # a real stone, in circle spacings: neighbouring points lie 0.577 apart
+GEOMETRY = Geometry(
+    locations=tuple(Location(name, *POINT_XY[p]) for p, name in enumerate(POINT_NAMES)),
+    outline=hexagon(BOARD_CIRCUMRADIUS), stone_radius=STONE_RADIUS, marks=CROSSING,
+    circles=tuple(Circle(name, *CIRCLE_XY[c], radius=CIRCLE_RADIUS, full=c < FULL_CIRCLES,
+                         through=tuple(POINT_NAMES[p] for p in CIRCLE_POINTS[c]))
+                  for c, name in enumerate(CIRCLE_NAMES)),
+)
 assert all(len(CIRCLE_POINTS[c]) == RING_SIZE for c in range(FULL_CIRCLES))
 
 _POINT_RE = re.compile(r"^([ud])(-?\d+),(-?\d+)$")
@@ -820,17 +832,9 @@ class Rings(Game):
     def locations(self) -> tuple[str, ...]:
         return POINT_NAMES
 
-    def geometry(self) -> dict[str, Any]:
-        """The board for drawing: points with their position and circles, circles with centre and points."""
-        return {
-            "points": [{"id": name, "x": POINT_XY[i][0], "y": POINT_XY[i][1],
-                        "circles": [CIRCLE_NAMES[c] for c in POINT_CIRCLES[i]]}
-                       for i, name in enumerate(POINT_NAMES)],
-            "circles": [{"id": name, "x": CIRCLE_XY[c][0], "y": CIRCLE_XY[c][1], "full": c < FULL_CIRCLES,
-                         "points": [POINT_NAMES[p] for p in CIRCLE_POINTS[c]]}
-                        for c, name in enumerate(CIRCLE_NAMES)],
-            "radius": 1 / math.sqrt(3),
-        }
+    def geometry(self) -> Geometry:
+        """216 points where circles cross and the 127 circles (91 full, 36 cut by the edge), lattice step 1."""
+        return GEOMETRY
 
     def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> RingsState:
         return RingsState(self, self.options(options), seed)

@@ -41,9 +41,10 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
-    option, require_cells, shown,
+    CHANCE, POCKET, Game, Geometry, IllegalMoveError, Location, OptionError, Outcome, PositionError, RuleOptions,
+    State, UnreachablePositionError, option, require_cells, shown,
 )
+from ..core.geometry import rectangle
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")
@@ -68,6 +69,15 @@ INDEX_OF = {name: i for i, name in enumerate(NAMES)}
 CELLS = len(NAMES)
 COLUMN_OF = tuple(FIRST_COLUMN + i // ROWS for i in range(CELLS))
 COLUMN_CELLS: dict[int, tuple[int, ...]] = {c: tuple(_index(c, r) for r in range(1, ROWS + 1)) for c in COLUMNS}
+
+CENTRE_COLUMN, CENTRE_ROW = 6, 5  # c6r5, the middle pocket, lies at the origin
+BOARD_OUTLINE = rectangle(-3.9, -5.92, 3.9, 4.9)  # in pitches: the numbered edge below row 1 is the wide margin
+STONE_RADIUS = 0.40  # a real marble, in pocket pitches
+GEOMETRY = Geometry(
+    locations=tuple(Location(NAMES[i], float(COLUMN_OF[i] - CENTRE_COLUMN), float(i % ROWS + 1 - CENTRE_ROW))
+                    for i in range(CELLS)),
+    outline=BOARD_OUTLINE, stone_radius=STONE_RADIUS, marks=POCKET,
+)
 
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
@@ -630,6 +640,10 @@ class SageStones(Game):
 
     def locations(self) -> tuple[str, ...]:
         return NAMES
+
+    def geometry(self) -> Geometry:
+        """7 columns by 9 rows of pockets (c6r5 at the origin), the numbered edge below row 1."""
+        return GEOMETRY
 
     def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None,
                   seed: int | None = 0) -> SageStonesState:

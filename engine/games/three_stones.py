@@ -13,9 +13,10 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError, option,
-    outcome_by_score, require_cells, shown,
+    CHANCE, POCKET, Game, Geometry, IllegalMoveError, Location, Outcome, PositionError, RuleOptions, State,
+    UnreachablePositionError, option, outcome_by_score, require_cells, shown,
 )
+from ..core.geometry import octagon
 
 WHITE, BLACK, CLEAR = "white", "black", "clear"
 SIDES = (WHITE, BLACK)
@@ -41,6 +42,14 @@ POCKETS = tuple(i for i, name in enumerate(ALL_NAMES) if name not in NOT_POCKETS
 POCKET_SET = frozenset(POCKETS)
 POCKET_NAMES = tuple(ALL_NAMES[i] for i in POCKETS)
 INDEX_OF = {ALL_NAMES[i]: i for i in POCKETS}
+
+BOARD_HALF_WIDTH = 4.98  # the wooden octagon's edge, in pocket pitches from the centre pocket
+BOARD_HALF_EDGE = 2.83   # half the length of its straight edges (the cut corners take the rest)
+STONE_RADIUS = 0.40      # a real stone, in pocket pitches: it nearly fills its pocket
+GEOMETRY = Geometry(
+    locations=tuple(Location(ALL_NAMES[i], float(i % SIZE - SIZE // 2), float(i // SIZE - SIZE // 2)) for i in POCKETS),
+    outline=octagon(BOARD_HALF_WIDTH, BOARD_HALF_EDGE), stone_radius=STONE_RADIUS, marks=POCKET,
+)
 
 
 def _triples() -> tuple[tuple[int, int, int], ...]:
@@ -377,6 +386,10 @@ class ThreeStones(Game):
 
     def locations(self) -> tuple[str, ...]:
         return POCKET_NAMES
+
+    def geometry(self) -> Geometry:
+        """76 pockets one pitch apart around the empty centre (e5 at the origin), on an octagon."""
+        return GEOMETRY
 
     def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> ThreeStonesState:
         opts = self.options(options)

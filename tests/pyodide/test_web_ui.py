@@ -211,6 +211,35 @@ def test_every_ready_game_gets_its_own_board() -> None:
             assert type(board).__module__ == f"boards.{GAME_MODULES[game.id]}"
 
 
+def test_a_game_without_a_board_module_gets_the_generic_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    import boards
+    game = get_game("morris")
+    monkeypatch.setattr(boards, "GAME_MODULES", {**boards.GAME_MODULES, "morris": "no_such_board"})
+    assert isinstance(board_for(game), GenericBoard)
+
+
+def test_a_broken_board_module_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error inside a board (here: while it is built) is raised, never hidden behind the generic board."""
+    import boards.morris
+
+    def broken(game: object) -> None:
+        raise RuntimeError("the morris drawing is broken")
+
+    monkeypatch.setattr(boards.morris, "BOARD", broken)
+    with pytest.raises(RuntimeError, match="morris drawing is broken"):
+        board_for(get_game("morris"))
+
+
+def test_a_board_importing_something_missing_fails_loudly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import boards
+    (tmp_path / "half_written_board.py").write_text("import no_such_drawing_library\n")
+    game = get_game("morris")
+    monkeypatch.setattr(boards, "__path__", [*boards.__path__, str(tmp_path)])
+    monkeypatch.setattr(boards, "GAME_MODULES", {**boards.GAME_MODULES, "morris": "half_written_board"})
+    with pytest.raises(ModuleNotFoundError, match="no_such_drawing_library"):
+        board_for(game)
+
+
 @settings(max_examples=15)
 @given(st.lists(st.sampled_from(["move", "ai", "undo", "redo", "view"]), max_size=30), st.integers(0, 50))
 def test_random_sessions_keep_the_state_consistent(actions: list[str], seed: int) -> None:

@@ -1,4 +1,4 @@
-"""Canonical layouts: ids from the engine, geometry from SPEC 3, checked on the shared ground truth."""
+"""Canonical layouts: the engine's geometry, checked against SPEC 3 and on the shared ground truth."""
 
 from __future__ import annotations
 
@@ -10,10 +10,27 @@ import numpy as np
 import pytest
 
 from engine import get_game
-from vision.layouts import GAMES, SQRT3, get_layout, permutation, spec_ids
+from vision.layouts import GAMES, SQRT3, get_layout, permutation
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "photos"
 COUNTS = {"three-stones": 76, "morris": 24, "rings": 216, "sage-stones": 63}
+
+
+def spec_ids(game: str) -> set[str]:
+    """The id set read from SPEC section 3 alone (an independent check of the engine's geometry)."""
+    if game == "three-stones":
+        return {f"{c}{r}" for c in "abcdefghi" for r in range(1, 10)} - {"e5", "a1", "a9", "i1", "i9"}
+    if game == "morris":
+        return set("a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7".split())
+    if game == "rings":  # a triangle of the lattice with a corner on a full circle (hex distance <= 5)
+        def full(q: int, r: int) -> bool:
+            return max(abs(q), abs(r), abs(q + r)) <= 5
+        ups = {f"U{q},{r}" for q in range(-7, 7) for r in range(-7, 7)
+               if full(q, r) or full(q + 1, r) or full(q, r + 1)}
+        downs = {f"D{q},{r}" for q in range(-7, 7) for r in range(-7, 7)
+                 if full(q + 1, r) or full(q, r + 1) or full(q + 1, r + 1)}
+        return ups | downs
+    return {f"c{c}r{r}" for c in range(3, 10) for r in range(1, 10)}
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.core.geometry import hexagon, octagon, rectangle
+
 from ..layouts import GAMES, SQRT3, get_layout
 from . import povscene
 from .design import matches, sample_design, stone_shades
@@ -68,29 +70,29 @@ def random_position(game: str, rng: np.random.Generator, empty: bool = False) ->
 # ----------------------------------------------------------------- scene
 
 def board_geometry(game: str, rng) -> dict:
+    """This photo's board: the game's outline shape (engine geometry) with its proportions drawn at random."""
     L = get_layout(game)
     if game == "three-stones":
         pitch = rng.uniform(2.2, 2.7)
         h = rng.uniform(4.9, 5.1)
         c = rng.uniform(2.7, 2.95)
-        outline = np.array([[-c, -h], [c, -h], [h, -c], [h, c], [c, h], [-c, h], [-h, c], [-h, -c]])
+        outline = np.array(octagon(h, c))
         unit = pitch
     elif game == "morris":
         pitch = rng.uniform(3.3, 4.3)
         h = rng.uniform(3.85, 3.95)
-        outline = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+        outline = np.array(rectangle(-h, -h, h, h))
         unit = pitch
     elif game == "rings":
         pitch = rng.uniform(1.65, 1.9)  # point spacing; circle spacing = pitch * sqrt(3)
         unit = pitch * SQRT3
         R = rng.uniform(10.9, 11.1) / SQRT3
-        outline = np.array([[-R / 2, -R * SQRT3 / 2], [R / 2, -R * SQRT3 / 2], [R, 0.0],
-                            [R / 2, R * SQRT3 / 2], [-R / 2, R * SQRT3 / 2], [-R, 0.0]])
+        outline = np.array(hexagon(R))
     else:
         pitch = rng.uniform(2.4, 2.6)
         sx = rng.uniform(3.88, 3.95)
         bot, top = rng.uniform(5.88, 5.98), rng.uniform(4.88, 4.95)
-        outline = np.array([[-sx, -bot], [sx, -bot], [sx, top], [-sx, top]])
+        outline = np.array(rectangle(-sx, -bot, sx, top))
         unit = pitch
     return {"pitch": pitch, "unit": unit, "outline_units": outline, "layout": L}
 

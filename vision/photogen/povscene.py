@@ -10,15 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..layouts import SQRT3, Layout, ring_circles
+from engine import get_game
+
+from ..layouts import Layout, drawn_lines
 from .design import WOODS, Design
 
 FONTS = ("timrom.ttf", "crystal.ttf", "cyrvetic.ttf")
-MORRIS_SEGMENTS = tuple(
-    [seg for s in (3, 2, 1) for seg in (((-s, -s), (s, -s)), ((s, -s), (s, s)), ((s, s), (-s, s)), ((-s, s), (-s, -s)))]
-    + [((0, -3), (0, -1)), ((0, 1), (0, 3)), ((-3, 0), (-1, 0)), ((1, 0), (3, 0))])
-
-
 def v3(p) -> str:
     return "<%.4f, %.4f, %.4f>" % tuple(p)
 
@@ -182,8 +179,7 @@ def board(game: str, layout: Layout, design: Design, unit: float, outline_cm: np
         if game == "morris":
             stone_r = unit * rng.uniform(0.26, 0.33)
             stone_h = stone_r * rng.uniform(0.4, 0.6)
-            target += [_segment_box((ax * unit, ay * unit), (bx * unit, by * unit), hw, y0, y1)
-                       for (ax, ay), (bx, by) in MORRIS_SEGMENTS]
+            target += [_segment_box(a * unit, b * unit, hw, y0, y1) for a, b in drawn_lines(layout)]
             if design.border:
                 b = outline_cm[1][0] * rng.uniform(0.9, 0.95)
                 for s2 in (b, b - 2.5 * lw):
@@ -192,14 +188,16 @@ def board(game: str, layout: Layout, design: Design, unit: float, outline_cm: np
         else:
             stone_r = unit * rng.uniform(0.23, 0.27)
             stone_h = stone_r * rng.uniform(0.45, 0.6)
-            full, partial = ring_circles()
-            rr = unit / SQRT3
             clip = ", ".join("<%.4f, %.4f>" % (x, y) for x, y in list(outline_cm * 0.995) + [outline_cm[0] * 0.995])
             yc = top_y + 0.0005  # a flattened ring's upper half shows above the top face; a groove's tube cuts it
-            for q, r in full:
-                target.append(_ring((q + r / 2) * unit, r * SQRT3 / 2 * unit, rr, hw, yc, flat=not groove))
-            for q, r in partial:  # the edge circles are cut at the board's edge
-                cx, cz = (q + r / 2) * unit, r * SQRT3 / 2 * unit
+            circles = get_game(game).geometry().circles
+            for circle in circles:
+                if circle.full:
+                    target.append(_ring(circle.x * unit, circle.y * unit, circle.radius * unit, hw, yc, flat=not groove))
+            for circle in circles:  # the edge circles are cut at the board's edge
+                if circle.full:
+                    continue
+                cx, cz, rr = circle.x * unit, circle.y * unit, circle.radius * unit
                 target.append(f"intersection {{ {_ring(cx, cz, rr, hw, yc, flat=not groove)} "
                               f"prism {{ linear_sweep linear_spline -1, 5, {len(outline_cm) + 1}, {clip} }} "
                               f"bounded_by {{ box {{ <{cx - rr - lw:.3f}, {yc - 0.2:.3f}, {cz - rr - lw:.3f}>, "

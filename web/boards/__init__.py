@@ -5,9 +5,12 @@ on a target into a move. It knows nothing of the page around it: the play
 screen (ui.pages) draws the status, move list and buttons for every game, and
 ui.session applies moves. Adding a game's board is one new module here.
 
-A board module whose file is missing or fails to import falls back to the
-generic board (the engine's text rendering plus a button per legal move), so a
-new engine game is playable before its drawing exists.
+A game with no board module yet gets the generic board (the engine's text
+rendering plus a button per legal move), so a new engine game is playable before
+its drawing exists; a board module that exists but fails (a bad import, an error
+while it is built) raises, so a broken drawing is seen, not hidden.
+The pieces boards draw with (locations, stones, the last-move ring, defs) are in
+`boards.svg`; the positions come from the engine's `Game.geometry()`.
 """
 
 from __future__ import annotations
@@ -105,14 +108,20 @@ class Board:
 
 
 def board_for(game: Any) -> Board:
-    """The drawing module of a game, or the generic board when it has none (yet)."""
-    module_name = GAME_MODULES.get(game.id, "")
+    """The drawing module of a game, or the generic board when it has none (yet).
+
+    Only a missing module falls back; an error inside an existing one is raised as it is.
+    """
+    module_name = f"{__name__}.{GAME_MODULES[game.id]}"
     try:
-        module = importlib.import_module(f"{__name__}.{module_name}")
-        return module.BOARD(game)
-    except Exception:  # a missing or broken drawing must not make the game unplayable
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:  # the board exists but imports something missing: broken, say so
+            raise
         from .generic import GenericBoard
         return GenericBoard(game)
+    board: Board = module.BOARD(game)
+    return board
 
 
 # html.escape's replacements, without importing `html`: its entity table costs ~0.1 s of start-up in Pyodide.

@@ -26,54 +26,43 @@ from engine import IllegalMoveError
 from engine.games import morris as M
 
 from . import Board, Drawing, esc
+from .svg import Plan, StoneLook, focus_circle, gold, grain, hit_circle, last_ring, linear, location, radial, stone
 
 NAMES = M.POINT_NAMES
 STEP = 62
 MARGIN = 58
 VIEW = 2 * MARGIN + 6 * STEP  # 488
+PLAN = Plan(STEP, (VIEW / 2, VIEW / 2))  # d4, the empty centre, in the middle of the view
+CENTRES = PLAN.centres(M.GEOMETRY)
 R_MAN, R_DOT, R_HIT = 23.5, 6.5, 29
 SIDES = ("white", "black")
 KEY_CANCEL = ("c", "C", "x", "X")
+LOOK = StoneLook("mo", (1.6, 2.4), shadow="man-shadow", body="man-body", group="man man-{colour}{extra}", groove=0.62)
 
 
 def centre(name: str) -> tuple[float, float]:
-    x, y = M.COORDS[M.INDEX_OF[name]]
-    return MARGIN + x * STEP, MARGIN + (6 - y) * STEP
+    return CENTRES[name]
 
 
 def other(side: str) -> str:
     return "black" if side == "white" else "white"
 
 
-DEFS = """<defs>
-<linearGradient id="mo-wood" x1="0" y1="0" x2="1" y2="0">
- <stop offset="0" stop-color="#c99a5f"/><stop offset=".18" stop-color="#d9ae72"/><stop offset=".35" stop-color="#b8844a"/>
- <stop offset=".55" stop-color="#d6a96b"/><stop offset=".78" stop-color="#c08d52"/><stop offset="1" stop-color="#d3a468"/>
-</linearGradient>
-<filter id="mo-grain" x="0" y="0" width="100%" height="100%">
- <feTurbulence type="fractalNoise" baseFrequency="0.18 0.006" numOctaves="3" seed="11" result="noise"/>
- <feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.32  0 0 0 0 0.18  0 0 0 0 0.06  0 0 0 0.75 -0.18" result="lines"/>
- <feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>
- <feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge>
-</filter>
-<radialGradient id="mo-white" cx=".38" cy=".34" r=".72">
- <stop offset="0" stop-color="#ffffff"/><stop offset=".6" stop-color="#efebe1"/><stop offset="1" stop-color="#c9c1ae"/>
-</radialGradient>
-<radialGradient id="mo-black" cx=".38" cy=".34" r=".72">
- <stop offset="0" stop-color="#5a5a5e"/><stop offset=".55" stop-color="#26262a"/><stop offset="1" stop-color="#0b0b0c"/>
-</radialGradient>
-<linearGradient id="mo-gold" x1="0" y1="0" x2="1" y2="1">
- <stop offset="0" stop-color="#fff1a8"/><stop offset=".5" stop-color="#e0aa22"/><stop offset="1" stop-color="#8c6410"/>
-</linearGradient>
-</defs>"""
+DEFS = (
+    "<defs>"
+    + linear("mo-wood", (("0", "#c99a5f"), (".18", "#d9ae72"), (".35", "#b8844a"), (".55", "#d6a96b"),
+                         (".78", "#c08d52"), ("1", "#d3a468")), y2="0")
+    + grain("mo-grain", "0.18 0.006", 3, 11, "0 0 0 0 0.32  0 0 0 0 0.18  0 0 0 0 0.06  0 0 0 0.75 -0.18")
+    + radial("mo-white", (("0", "#ffffff"), (".6", "#efebe1"), ("1", "#c9c1ae")), ".38", ".34", ".72")
+    + radial("mo-black", (("0", "#5a5a5e"), (".55", "#26262a"), ("1", "#0b0b0c")), ".38", ".34", ".72")
+    + gold("mo-gold")
+    + "</defs>"
+)
 
 
 def man_svg(colour: str, x: float, y: float, r: float = R_MAN, extra: str = "") -> str:
     """One flat turned man: a disc with a shallow groove, casting a small shadow."""
-    return (f'<g class="man man-{colour}{(" " + extra) if extra else ""}">'
-            f'<circle cx="{x + 1.6:.1f}" cy="{y + 2.4:.1f}" r="{r:.1f}" class="man-shadow"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#mo-{colour})" class="man-body"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.62:.1f}" class="man-groove"/></g>')
+    return stone(LOOK, colour, x, y, r, extra)
 
 
 def man_icon(colour: str, faded: bool = False) -> str:
@@ -125,14 +114,13 @@ class MorrisBoard(Board):
         text = dst if src is None else f"{src}-{dst}"
         return text if take is None else f"{text}x{take}"
 
-    # ----- the board ------------------------------------------------------------------
+    # ----- the board: frame and lines, mills, the last step, points, the last move's marks ------------
     def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         position = state.to_position()
         cells: dict[str, str | None] = dict(position["cells"])
         over = state.is_over()
         live = interactive and not over
         info = self._stage(state, ui) if live else {"stage": "none", "legal": set()}
-        stage, legal = info["stage"], info["legal"]
         mover = state.current_player if not over else None
         pending = info.get("pending")
         if pending:  # show the man on its new point while the removal is chosen
@@ -150,40 +138,24 @@ class MorrisBoard(Board):
         last_dst = NAMES[last.target] if last else None
         last_take = NAMES[last.take] if last and last.take is not None else None
         fresh_point = pending[1] if pending else last_dst
+        just_took = pending is not None or (last is not None and last.take is not None)
+        points, targets = self._points(cells, info, items, live, last_src, last_dst, pending)
+        parts = [_frame(state.ply, info["stage"]), _mills(items, fresh_point if just_took else None),
+                 _last_path(last_src, last_dst) if last_src and last_dst and not pending else "", points]
+        if not pending:
+            parts.append(_last_marks(cells, last_dst, last_take, position["to_move"]))
+        parts.append("</svg>")
+        # legal targets first: the keyboard cursor starts on one
+        ordered = {n: targets[n] for n in NAMES if n in info["legal"] and n in targets}
+        ordered.update(targets)
+        return Drawing("".join(parts), ordered)
 
-        parts = [f'<svg class="board board-morris" viewBox="0 0 {VIEW} {VIEW}" role="group" data-ply="{state.ply}" '
-                 f'data-stage="{stage}" aria-label="morris board: three nested squares, 24 points, '
-                 f'columns a to g, rows 1 to 7">', DEFS]
-        parts.append(f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood" '
-                     f'fill="url(#mo-wood)" filter="url(#mo-grain)"/>')
-        parts.append(f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood-rim"/>')
-        for i, col in enumerate("abcdefg"):
-            parts.append(f'<text x="{MARGIN + i * STEP}" y="{VIEW - 14}" class="coord" aria-hidden="true">{col}</text>')
-        for row in range(1, 8):
-            parts.append(f'<text x="20" y="{MARGIN + (7 - row) * STEP + 5}" class="coord" aria-hidden="true">{row}</text>')
-        lines = []
-        for a, b in M.EDGES:
-            (x1, y1), (x2, y2) = centre(NAMES[a]), centre(NAMES[b])
-            lines.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
-        parts.append(f'<g class="lines" aria-hidden="true">{"".join(lines)}</g>')
-
-        # closed mills: a band along the line, under the men (the one just closed in gold)
-        bands = []
-        for item in items:
-            (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
-            fresh = fresh_point in item["cells"] and (pending is not None or (last is not None and last.take is not None))
-            kind = f'mill mill-{item["side"]}' + (" fresh" if fresh else "")
-            bands.append(f'<g class="{kind}" data-mill="{" ".join(item["cells"])}">'
-                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="edge"/>'
-                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="band"/>'
-                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="core"/></g>')
-        if bands:
-            parts.append(f'<g class="mills" aria-hidden="true">{"".join(bands)}</g>')
-        if last_src and last_dst and not pending:
-            (x1, y1), (x2, y2) = centre(last_src), centre(last_dst)
-            parts.append(f'<g class="last-path" aria-hidden="true"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
-                         f'<circle cx="{x1}" cy="{y1}" r="11"/></g>')
-
+    def _points(self, cells: dict[str, str | None], info: dict[str, Any], items: list[dict[str, Any]], live: bool,
+                last_src: str | None, last_dst: str | None, pending: tuple[str | None, str] | None,
+                ) -> tuple[str, dict[str, tuple[float, float]]]:
+        """Every point as a location (its dot, glow, halo and man, hit area and focus ring), and the targets."""
+        stage, legal = info["stage"], info["legal"]
+        movable = info.get("movable", ()) if stage == "dest" else ()
         mills_at = {name for item in items for name in item["cells"]}
         targets: dict[str, tuple[float, float]] = {}
         points = []
@@ -193,50 +165,26 @@ class MorrisBoard(Board):
             is_legal = name in legal
             classes = ["point"]
             if is_legal:
-                classes.append("legal")
-                classes.append({"place": "to-place", "pick": "movable", "dest": "to-move",
-                                "remove": "removable"}.get(stage, ""))
-            if stage == "dest" and name in info.get("movable", ()):
-                classes.append("movable")
-            if name == info.get("selected"):
-                classes.append("selected")
-            if pending and name == pending[1]:
-                classes.append("pending")
-            if colour:
-                classes.append("filled")
+                classes += ["legal", {"place": "to-place", "pick": "movable", "dest": "to-move",
+                                      "remove": "removable"}.get(stage, "")]
+            classes += ["movable"] if name in movable else []
+            classes += ["selected"] if name == info.get("selected") else []
+            classes += ["pending"] if pending and name == pending[1] else []
+            classes += ["filled"] if colour else []
             what = self._label(name, colour, info, is_legal, mills_at, last_src, last_dst, pending)
-            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{name}: {esc(what)}"' if live
-                     else f'role="img" aria-label="{name}: {esc(what)}"')
             inner = [f'<circle cx="{x}" cy="{y}" r="{R_DOT}" class="dot"/>']
             if is_legal and not colour:
                 inner.append(f'<circle cx="{x}" cy="{y}" r="13" class="glow"/>')
             if colour:
-                if is_legal or name == info.get("selected") or (stage == "dest" and name in info.get("movable", ())):
+                if is_legal or name == info.get("selected") or name in movable:
                     inner.append(f'<circle cx="{x}" cy="{y}" r="{R_MAN + 4.5}" class="halo"/>')
                 lift = -2 if name == info.get("selected") else 0
                 inner.append(man_svg(colour, x, y + lift))
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_HIT}" class="hit"/>')
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_MAN + 7}" class="focus-ring"/>')
-            points.append(f'<g class="{" ".join(c for c in classes if c)}" {attrs}>{"".join(inner)}</g>')
+            inner += [hit_circle(x, y, R_HIT), focus_circle(x, y, R_MAN + 7)]
+            points.append(location(name, f"{name}: {what}", inner, classes, live))
             if live:
                 targets[name] = (x, y)
-        parts.extend(points)
-
-        # the last move: a gold ring on the man that moved, the man it took fading out
-        if last_dst and not pending and cells.get(last_dst):
-            x, y = centre(last_dst)
-            parts.append(f'<g class="last-ring" aria-hidden="true"><circle cx="{x}" cy="{y}" r="{R_MAN + 2}" class="ring-shadow"/>'
-                         f'<circle cx="{x}" cy="{y}" r="{R_MAN + 2}" class="ring" stroke="url(#mo-gold)"/></g>')
-        if last_take and not pending and not cells.get(last_take):
-            x, y = centre(last_take)
-            taken = position["to_move"]  # the side that did not make the last move lost it
-            parts.append(f'<g class="taken" aria-hidden="true">{man_svg(taken, x, y, extra="ghost")}'
-                         f'<path d="M{x - 9} {y - 9}L{x + 9} {y + 9}M{x + 9} {y - 9}L{x - 9} {y + 9}" class="cross"/></g>')
-        parts.append("</svg>")
-        # legal targets first: the keyboard cursor starts on one
-        ordered = {n: targets[n] for n in NAMES if n in legal and n in targets}
-        ordered.update(targets)
-        return Drawing("".join(parts), ordered)
+        return "".join(points), targets
 
     def _label(self, name: str, colour: str | None, info: dict[str, Any], is_legal: bool, mills_at: set[str],
                last_src: str | None, last_dst: str | None, pending: tuple[str | None, str] | None) -> str:
@@ -417,6 +365,59 @@ class MorrisBoard(Board):
 
     def rules(self) -> str:
         return RULES
+
+
+def _frame(ply: int, stage: str) -> str:
+    """The svg, the wooden board, the column letters and row numbers, and the drawn lines."""
+    parts = [f'<svg class="board board-morris" viewBox="0 0 {VIEW} {VIEW}" role="group" data-ply="{ply}" '
+             f'data-stage="{stage}" aria-label="morris board: three nested squares, 24 points, '
+             f'columns a to g, rows 1 to 7">', DEFS,
+             f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood" '
+             f'fill="url(#mo-wood)" filter="url(#mo-grain)"/>',
+             f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood-rim"/>']
+    for i, col in enumerate("abcdefg"):
+        parts.append(f'<text x="{MARGIN + i * STEP}" y="{VIEW - 14}" class="coord" aria-hidden="true">{col}</text>')
+    for row in range(1, 8):
+        parts.append(f'<text x="20" y="{MARGIN + (7 - row) * STEP + 5}" class="coord" aria-hidden="true">{row}</text>')
+    lines = []
+    for line in M.GEOMETRY.lines:
+        for a, b in line.segments():
+            (x1, y1), (x2, y2) = centre(a), centre(b)
+            lines.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
+    parts.append(f'<g class="lines" aria-hidden="true">{"".join(lines)}</g>')
+    return "".join(parts)
+
+
+def _mills(items: list[dict[str, Any]], fresh_point: str | None) -> str:
+    """Closed mills: a band along the line, under the men (the one just closed, through `fresh_point`, in gold)."""
+    bands = []
+    for item in items:
+        (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
+        kind = f'mill mill-{item["side"]}' + (" fresh" if fresh_point in item["cells"] else "")
+        bands.append(f'<g class="{kind}" data-mill="{" ".join(item["cells"])}">'
+                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="edge"/>'
+                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="band"/>'
+                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="core"/></g>')
+    return f'<g class="mills" aria-hidden="true">{"".join(bands)}</g>' if bands else ""
+
+
+def _last_path(source: str, target: str) -> str:
+    """The last step, from → to."""
+    (x1, y1), (x2, y2) = centre(source), centre(target)
+    return (f'<g class="last-path" aria-hidden="true"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
+            f'<circle cx="{x1}" cy="{y1}" r="11"/></g>')
+
+
+def _last_marks(cells: dict[str, str | None], moved_to: str | None, took: str | None, loser: str) -> str:
+    """The last move: a gold ring on the man that moved, the man it took (from `loser`) fading out."""
+    parts = []
+    if moved_to and cells.get(moved_to):
+        parts.append(last_ring(*centre(moved_to), R_MAN + 2, "url(#mo-gold)"))
+    if took and not cells.get(took):
+        x, y = centre(took)
+        parts.append(f'<g class="taken" aria-hidden="true">{man_svg(loser, x, y, extra="ghost")}'
+                     f'<path d="M{x - 9} {y - 9}L{x + 9} {y + 9}M{x + 9} {y - 9}L{x - 9} {y + 9}" class="cross"/></g>')
+    return "".join(parts)
 
 
 def _rules_diagram() -> str:

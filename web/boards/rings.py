@@ -17,19 +17,24 @@ as moves, so its reason is what the page shows.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 from engine.games.rings import (
-    CIRCLE_NAMES, CIRCLE_POINTS, CIRCLE_XY, FULL_CIRCLES, POINT_CIRCLES, POINT_INDEX, POINT_NAMES, POINT_XY,
-    RING_SIZE, Turn,
+    CIRCLE_NAMES, CIRCLE_POINTS, FULL_CIRCLES, GEOMETRY, POINT_CIRCLES, POINT_INDEX, POINT_NAMES, RING_SIZE, Turn,
 )
 
 from . import Board, Drawing, esc
+from .svg import (
+    Glint, Plan, StoneLook, focus_circle, grain, hit_circle, last_ring, linear, location, radial, stone,
+    stone_gradients,
+)
 from .zoom import Frame, Zoom
 
 S = 40.0                       # px per lattice step (the distance between neighbouring circle centres)
-R_CIRCLE = S / math.sqrt(3)    # every circle passes through its six points
+PLAN = Plan(S, turned=True)    # the engine's lattice turned a quarter turn: the board stands point up
+R_CIRCLE = GEOMETRY.circles[0].radius * S  # every circle passes through its six points
 APOTHEM = 5.34 * S             # the board's hexagon, measured to its flat sides
 R_HEX = APOTHEM / math.cos(math.pi / 6)
 R_STONE, R_HOLE = 9.6, 3.6
@@ -56,15 +61,11 @@ COLOURS: dict[str, tuple[str, str, str, str]] = {
     "purple": ("#d6a8f0", "#8244ad", "#3e1460", "#7a3aa6"),
 }
 LIGHT_INKS = {"white", "clear", "yellow"}  # drawn with a dark edge so they show on the wood
+LOOK = StoneLook("rg", (1.2, 1.6), shadow="shadow{extra}", body="stone stone-{colour}{extra}",
+                 glint=Glint(0.35, 0.4, 0.3, 0.17), glint_class="glint{extra}", glint_on=frozenset({"clear"}))
 
-
-def xy(ex: float, ey: float) -> tuple[float, float]:
-    """Engine coordinates (y up) → SVG, the board turned a quarter turn to stand point up."""
-    return -ey * S, -ex * S
-
-
-POINT_SVG = tuple(xy(*p) for p in POINT_XY)
-CIRCLE_SVG = tuple(xy(*c) for c in CIRCLE_XY)
+POINT_SVG = tuple(PLAN.at(loc.x, loc.y) for loc in GEOMETRY.locations)
+CIRCLE_SVG = tuple(PLAN.at(circle.x, circle.y) for circle in GEOMETRY.circles)
 CIRCLE_INDEX = {name: i for i, name in enumerate(CIRCLE_NAMES)}
 
 
@@ -74,35 +75,19 @@ def _hexagon(r: float) -> str:
 
 
 def _defs() -> str:
-    grads = "".join(
-        f'<radialGradient id="rg-{c}" cx=".36" cy=".3" r=".78"><stop offset="0" stop-color="{light}"/>'
-        f'<stop offset=".5" stop-color="{mid}"/><stop offset="1" stop-color="{dark}"/></radialGradient>'
-        for c, (light, mid, dark, _) in COLOURS.items())
     return (
         '<defs>'
-        '<linearGradient id="rg-wood" x1="0" y1="0" x2="1" y2="1">'
-        '<stop offset="0" stop-color="#efd3a4"/><stop offset=".55" stop-color="#dcb47a"/><stop offset="1" stop-color="#c79a5e"/>'
-        '</linearGradient>'
-        '<filter id="rg-grain" x="0" y="0" width="100%" height="100%">'
-        '<feTurbulence type="fractalNoise" baseFrequency="0.22 0.011" numOctaves="2" seed="3" result="noise"/>'
-        '<feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.42  0 0 0 0 0.26  0 0 0 0 0.1  0 0 0 0.45 -0.1" result="lines"/>'
-        '<feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>'
-        '<feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge></filter>'
-        f'<clipPath id="rg-clip"><polygon points="{_hexagon(R_HEX - 5)}"/></clipPath>'
-        '<radialGradient id="rg-hole" cx=".5" cy=".4" r=".6"><stop offset="0" stop-color="#7b5327"/>'
-        '<stop offset="1" stop-color="#4d3112"/></radialGradient>'
-        f'{grads}</defs>'
+        + linear("rg-wood", (("0", "#efd3a4"), (".55", "#dcb47a"), ("1", "#c79a5e")))
+        + grain("rg-grain", "0.22 0.011", 2, 3, "0 0 0 0 0.42  0 0 0 0 0.26  0 0 0 0 0.1  0 0 0 0.45 -0.1")
+        + f'<clipPath id="rg-clip"><polygon points="{_hexagon(R_HEX - 5)}"/></clipPath>'
+        + radial("rg-hole", (("0", "#7b5327"), ("1", "#4d3112")), cy=".4", r=".6")
+        + stone_gradients("rg", {c: shades[:3] for c, shades in COLOURS.items()}, COLOURS, ".36", ".3", ".78")
+        + '</defs>'
     )
 
 
-def stone_svg(colour: str, x: float, y: float, r: float = R_STONE, cls: str = "") -> str:
-    extra = f" {cls}" if cls else ""
-    parts = [f'<circle cx="{x + 1.2:.1f}" cy="{y + 1.6:.1f}" r="{r:.1f}" class="shadow{extra}"/>',
-             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#rg-{colour})" class="stone stone-{colour}{extra}"/>']
-    if colour == "clear":
-        parts.append(f'<ellipse cx="{x - r * .35:.1f}" cy="{y - r * .4:.1f}" rx="{r * .3:.1f}" ry="{r * .17:.1f}" '
-                     f'class="glint{extra}" transform="rotate(-30 {x - r * .35:.1f} {y - r * .4:.1f})"/>')
-    return "".join(parts)
+def stone_svg(colour: str, x: float, y: float, r: float = R_STONE) -> str:
+    return stone(LOOK, colour, x, y, r)
 
 
 def stone_icon(colour: str) -> str:
@@ -148,12 +133,21 @@ class RingsBoard(Board):
         head = "pass" if place == "pass" else place
         return " ".join([head, *(f"x{c}" for c in conv)])
 
-    # ----- the board ----------------------------------------------------------------------
+    # ----- the board: frame, circles, points, circle centres, marks, the turn's buttons ----------------
     def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
-        over = state.is_over()
-        live = interactive and not over
+        live = interactive and not state.is_over()
+        scene = self._scene(state, ui, live)
+        points, targets = self._points(scene)
+        if "U0,0" in targets:  # the keyboard cursor starts in the middle of the board
+            targets = {"U0,0": targets.pop("U0,0"), **targets}
+        centres = self._centres(scene, targets) if live and scene.place is not None else ""
+        parts = [_frame(ui, scene.place is not None), _grooves(), _circle_marks(scene), points, centres,
+                 _turn_marks(scene), f"</svg>{ZOOM.controls(ui, FIT)}", _bar(scene, ui, targets), "</div>"]
+        return Drawing("".join(parts), targets)
+
+    def _scene(self, state: Any, ui: dict[str, Any], live: bool) -> _Scene:
+        """What the drawing shows: the board (as the turn being built leaves it) and what just changed."""
         place, conv = self._turn(state, ui) if live else (None, [])
-        me = state.current_player
         if place is not None:
             view = state.preview(place, conv)
             cells, holders, rings = view["cells"], view["holders"], view["rings"]
@@ -161,167 +155,88 @@ class RingsBoard(Board):
         else:
             cells, holders, rings = state.to_position()["cells"], state.holders(), state.rings()
             convertible = set()
-        guarded = {POINT_NAMES[p] for name in rings for p in CIRCLE_POINTS[CIRCLE_INDEX[name]]}
         last = state.peek() if state.ply else None
-        last_point = POINT_NAMES[last.point] if isinstance(last, Turn) and last.point is not None else None
-        last_conv = [CIRCLE_NAMES[c] for c in last.conversions] if isinstance(last, Turn) else []
+        scene = _Scene(
+            live=live, me=state.current_player, place=place, conv=conv, cells=cells, holders=holders, rings=rings,
+            convertible=convertible,
+            guarded={POINT_NAMES[p] for name in rings for p in CIRCLE_POINTS[CIRCLE_INDEX[name]]},
+            last_point=POINT_NAMES[last.point] if isinstance(last, Turn) and last.point is not None else None,
+            last_conv=[CIRCLE_NAMES[c] for c in last.conversions] if isinstance(last, Turn) else [],
+        )
+        self._changes(state, ui, scene, last)
+        return scene
 
-        # which stones flip now (animated once): the last conversion step, or the last whole turn
-        flips: dict[str, str] = {}
-        ripples: list[str] = []
-        if place is not None:
-            key = ("mid", state.ply, place, tuple(conv))
-            if conv and ui.get("rg_anim") != key:
-                before = state.preview(place, conv[:-1])["cells"]
-                flips = {pt: before[pt] for pt, c in cells.items() if c and before[pt] and before[pt] != c}
-                ripples = conv[-1:]
+    @staticmethod
+    def _changes(state: Any, ui: dict[str, Any], scene: _Scene, last: Any) -> None:
+        """Which stones flip now (animated once): the last conversion step, or the last whole turn."""
+        if scene.place is not None:
+            key: tuple[Any, ...] = ("mid", state.ply, scene.place, tuple(scene.conv))
+            if scene.conv and ui.get("rg_anim") != key:
+                before = state.preview(scene.place, scene.conv[:-1])["cells"]
+                scene.flips = {pt: before[pt] for pt, c in scene.cells.items() if c and before[pt] and before[pt] != c}
+                scene.ripples = scene.conv[-1:]
             ui["rg_anim"] = key
         else:
             key = ("turn", state.ply, str(last))
-            if last_conv and ui.get("rg_seen") != key and ui.get("rg_quiet_ply") != state.ply:
+            if scene.last_conv and ui.get("rg_seen") != key and ui.get("rg_quiet_ply") != state.ply:
                 probe = state.copy()
                 probe.pop()
                 before = probe.to_position()["cells"]
-                flips = {pt: before[pt] for pt, c in cells.items() if c and before[pt] and before[pt] != c}
-                ripples = last_conv
+                scene.flips = {pt: before[pt] for pt, c in scene.cells.items() if c and before[pt] and before[pt] != c}
+                scene.ripples = scene.last_conv
             ui["rg_seen"] = key
 
-        phase = "convert" if place is not None else "place"
-        parts = [f'<div class="rg-wrap zoom-wrap"><svg class="board board-rings phase-{phase}{ZOOM.svg_class(ui, FIT)}" '
-                 f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
-                 f'aria-label="rings board: 91 full circles, 216 points where three circles meet">', _defs()]
-        parts.append(f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>')
-        parts.append(f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>')
-        parts.append(f'<polygon points="{_hexagon(R_HEX - 5)}" class="inlay"/>')
-
-        # grooves: partial circles cut by the rim, then the full circles
-        grooves = ['<g class="grooves" clip-path="url(#rg-clip)" aria-hidden="true">']
-        for c in range(FULL_CIRCLES, len(CIRCLE_NAMES)):
-            x, y = CIRCLE_SVG[c]
-            grooves.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="partial"/>')
-        for c in range(FULL_CIRCLES):
-            x, y = CIRCLE_SVG[c]
-            grooves.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="groove"/>')
-        grooves.append("</g>")
-        parts.extend(grooves)
-
-        # held circles (the score items), rings, and what can be converted now
-        held = ['<g class="held-circles" aria-hidden="true">']
-        for name, colour in holders.items():
-            x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
-            ink = COLOURS[colour][3]
-            held.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="held held-{colour}" '
-                        f'data-held="{name}" data-holder="{colour}" fill="{ink}" stroke="{ink}"/>')
-        held.append("</g>")
-        parts.extend(held)
-        ring_marks = ['<g class="rings" aria-hidden="true">']
-        for name, colour in rings.items():
-            x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
-            ink = COLOURS[colour][3]
-            ring_marks.append(f'<g class="ring ring-{colour}" data-ring="{name}">'
-                              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="ring-under"/>'
-                              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="ring-over" stroke="{ink}"/></g>')
-        ring_marks.append("</g>")
-        parts.extend(ring_marks)
-        if last_conv and place is None:
-            parts.append('<g class="last-converted" aria-hidden="true">' + "".join(
-                f'<circle cx="{CIRCLE_SVG[CIRCLE_INDEX[n]][0]:.1f}" cy="{CIRCLE_SVG[CIRCLE_INDEX[n]][1]:.1f}" '
-                f'r="{R_CIRCLE:.2f}"/>' for n in last_conv) + "</g>")
-        if convertible:
-            parts.append('<g class="convertible-rims" aria-hidden="true">' + "".join(
-                f'<circle cx="{CIRCLE_SVG[CIRCLE_INDEX[n]][0]:.1f}" cy="{CIRCLE_SVG[CIRCLE_INDEX[n]][1]:.1f}" '
-                f'r="{R_CIRCLE:.2f}"/>' for n in sorted(convertible)) + "</g>")
-        for name in ripples:
-            x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}" class="ripple" aria-hidden="true" '
-                         f'stroke="{COLOURS[cells_colour(cells, name) or me][3]}"/>')
-
-        # the points: a dimple, the stone, a hit area (every point is a target while playing)
+    def _points(self, scene: _Scene) -> tuple[str, dict[str, tuple[float, float]]]:
+        """The points: a dimple, the stone, a hit area (every point is a target while playing)."""
         targets: dict[str, tuple[float, float]] = {}
         pts = ['<g class="points">']
+        place, conv = scene.place, scene.conv
         for i, name in enumerate(POINT_NAMES):
             x, y = POINT_SVG[i]
-            colour = cells[name]
-            legal = live and colour is None and place is None
+            colour = scene.cells[name]
+            legal = scene.live and colour is None and place is None
             classes = ["pt"] + (["legal"] if legal else []) + (["filled"] if colour else []) \
-                + (["placed"] if name == place else []) + (["last"] if name == last_point and place is None else [])
-            label = self._point_label(name, colour, holders, name in guarded, name == last_point, name == place,
-                                      legal, me)
-            clickable = live and (place is None or (not conv and colour is None) or name == place)
-            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{esc(label)}"' if clickable
-                     else f'role="img" aria-label="{esc(label)}"')
+                + (["placed"] if name == place else []) + (["last"] if name == scene.last_point and place is None else [])
+            label = self._point_label(name, colour, scene.holders, name in scene.guarded, name == scene.last_point,
+                                      name == place, legal, scene.me)
+            clickable = scene.live and (place is None or (not conv and colour is None) or name == place)
             inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HOLE}" class="hole"/>']
             if legal:
                 inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE - 1:.1f}" class="glow"/>')
             if colour:
-                if name in flips:
-                    inner.append(f'<g class="flip-old">{stone_svg(flips[name], x, y)}</g>'
+                if name in scene.flips:
+                    inner.append(f'<g class="flip-old">{stone_svg(scene.flips[name], x, y)}</g>'
                                  f'<g class="flip-new">{stone_svg(colour, x, y)}</g>')
                 else:
                     inner.append(stone_svg(colour, x, y))
-                if name in guarded:
+                if name in scene.guarded:
                     inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE * .38:.1f}" class="safe safe-{colour}"/>')
-            inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HIT}" class="hit"/>')
-            inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="focus-ring"/>')
-            pts.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
+            inner += [hit_circle(x, y, R_HIT), focus_circle(x, y, R_STONE + 2.6)]
+            pts.append(location(name, label, inner, classes, clickable))
             if clickable and place is None:
                 targets[name] = (x, y)
         pts.append("</g>")
-        parts.extend(pts)
-        if "U0,0" in targets:  # the keyboard cursor starts in the middle of the board
-            targets = {"U0,0": targets.pop("U0,0"), **targets}
+        return "".join(pts), targets
 
-        # circle centres: conversion buttons while converting (every full circle answers a click)
-        if live and place is not None:
-            centres = ['<g class="centres">']
-            for c in range(FULL_CIRCLES):
-                name = CIRCLE_NAMES[c]
-                x, y = CIRCLE_SVG[c]
-                can = name in convertible
-                flip = sum(1 for p in CIRCLE_POINTS[c] if cells[POINT_NAMES[p]] not in (None, me)
-                           and POINT_NAMES[p] not in guarded) if can else 0
-                label = self._circle_label(name, holders, rings, can, flip, me)
-                inner = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HIT}" class="hit"/>'
-                         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="focus-ring"/>')
-                if can:
-                    inner = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8.6" class="badge" fill="{COLOURS[me][3]}"/>'
-                             f'<text x="{x:.1f}" y="{y + 3.6:.1f}" class="badge-text badge-{me}">{flip}</text>') + inner
-                centres.append(f'<g class="centre{" can" if can else ""}" data-target="x{name}" role="button" '
-                               f'tabindex="-1" aria-label="{esc(label)}">{inner}</g>')
-                if can:
-                    targets[f"x{name}"] = (x, y)
-            centres.append("</g>")
-            parts.extend(centres)
-
-        if last_point and place is None:
-            x, y = POINT_SVG[POINT_INDEX[last_point]]
-            parts.append(f'<g class="last-mark" aria-hidden="true"><circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.4:.1f}" '
-                         f'class="last-shadow"/><circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.4:.1f}" class="last-ring"/></g>')
-        if place not in (None, "pass"):
-            x, y = POINT_SVG[POINT_INDEX[place]]
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="placed-ring" aria-hidden="true"/>')
-        parts.append(f"</svg>{ZOOM.controls(ui, FIT)}")
-
-        # the turn's buttons, under the board (in the board, so the arrow keys reach them)
-        bar = []
-        if live:
-            bottom = VIEW_H / 2 + 30
-            if place is None:
-                buttons = [("pass", "Pass")]
-            else:
-                buttons = [("back", "Take back"), ("all", "Convert all"), ("end", "End turn")]
-            for k, (name, text) in enumerate(buttons):
-                disabled = name == "all" and not convertible
-                cls = "primary" if name == "end" else ""
-                bar.append(f'<button type="button" class="rg-act {cls}" data-target="{name}" tabindex="-1" '
-                           f'aria-keyshortcuts="{BAR_KEYS[name]}"{" disabled" if disabled else ""}>'
-                           f'{text} <kbd>{BAR_KEYS[name]}</kbd></button>')
-                if not disabled:
-                    targets[name] = (-VIEW_W / 4 + k * VIEW_W / 4, bottom)
-        hint = ui.get("rg_hint", "")
-        parts.append(f'<div class="rg-bar" role="group" aria-label="turn">{"".join(bar)}'
-                     f'{f"<p class=rg-hint>{esc(hint)}</p>" if hint and live else ""}</div></div>')
-        return Drawing("".join(parts), targets)
+    def _centres(self, scene: _Scene, targets: dict[str, tuple[float, float]]) -> str:
+        """Circle centres, the conversion buttons while converting (every full circle answers a click)."""
+        centres = ['<g class="centres">']
+        me = scene.me
+        for c in range(FULL_CIRCLES):
+            name = CIRCLE_NAMES[c]
+            x, y = CIRCLE_SVG[c]
+            can = name in scene.convertible
+            flip = sum(1 for p in CIRCLE_POINTS[c] if scene.cells[POINT_NAMES[p]] not in (None, me)
+                       and POINT_NAMES[p] not in scene.guarded) if can else 0
+            label = self._circle_label(name, scene.holders, scene.rings, can, flip, me)
+            inner = [hit_circle(x, y, R_HIT), focus_circle(x, y, R_STONE + 2.6)]
+            if can:
+                inner[:0] = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8.6" class="badge" fill="{COLOURS[me][3]}"/>'
+                             f'<text x="{x:.1f}" y="{y + 3.6:.1f}" class="badge-text badge-{me}">{flip}</text>']
+                targets[f"x{name}"] = (x, y)
+            centres.append(location(f"x{name}", label, inner, ["centre", "can" if can else ""], True))
+        centres.append("</g>")
+        return "".join(centres)
 
     def _point_label(self, name: str, colour: str | None, holders: dict[str, str], guarded: bool, last: bool,
                      placed: bool, legal: bool, me: str) -> str:
@@ -509,6 +424,101 @@ class RingsBoard(Board):
                   '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> a ring '
                   '(its stones are safe; +1 influence on the six circles around)</p>')
         return f'<section class="rg-panel" aria-label="turn and scores">{step}{table}{last_text}{passes}{legend}</section>'
+
+
+@dataclasses.dataclass
+class _Scene:
+    """One drawing's state: the board shown, the turn being built, and what the last change did."""
+
+    live: bool
+    me: str
+    place: str | None                      # the turn being built: its point (or "pass"), None before
+    conv: list[str]                        # and the circles it converted so far
+    cells: dict[str, str | None]
+    holders: dict[str, str]
+    rings: dict[str, str]
+    convertible: set[str]
+    guarded: set[str]                      # points in a ring (safe)
+    last_point: str | None
+    last_conv: list[str]
+    flips: dict[str, str] = dataclasses.field(default_factory=dict)   # point -> colour it flips from
+    ripples: list[str] = dataclasses.field(default_factory=list)      # circles converting now
+
+
+def _circle(name: str, classes: str = "", extra: str = "") -> str:
+    x, y = CIRCLE_SVG[CIRCLE_INDEX[name]]
+    kind = f' class="{classes}"' if classes else ""
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_CIRCLE:.2f}"{kind}{extra}/>'
+
+
+def _stroke(colour: str) -> str:
+    """A stroke attribute in the colour's ink."""
+    return f' stroke="{COLOURS[colour][3]}"'
+
+
+def _frame(ui: dict[str, Any], converting: bool) -> str:
+    """The zoomable svg, the hexagonal board's rim, wood and inlay."""
+    return (f'<div class="rg-wrap zoom-wrap"><svg class="board board-rings phase-{"convert" if converting else "place"}'
+            f'{ZOOM.svg_class(ui, FIT)}" {ZOOM.svg_attributes(ui, FIT)} role="group" '
+            f'aria-label="rings board: 91 full circles, 216 points where three circles meet">{_defs()}'
+            f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>'
+            f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>'
+            f'<polygon points="{_hexagon(R_HEX - 5)}" class="inlay"/>')
+
+
+def _grooves() -> str:
+    """The engraved circles: the partial ones cut by the rim, then the full circles."""
+    partial = [_circle(c.id, "partial") for c in GEOMETRY.circles if not c.full]
+    full = [_circle(c.id, "groove") for c in GEOMETRY.circles if c.full]
+    return f'<g class="grooves" clip-path="url(#rg-clip)" aria-hidden="true">{"".join(partial + full)}</g>'
+
+
+def _circle_marks(scene: _Scene) -> str:
+    """Held circles (the score items), rings, the last turn's conversions, what can be converted now."""
+    held = "".join(_circle(name, f"held held-{colour}", f' data-held="{name}" data-holder="{colour}" '
+                                                        f'fill="{COLOURS[colour][3]}"{_stroke(colour)}')
+                   for name, colour in scene.holders.items())
+    rings = "".join(f'<g class="ring ring-{colour}" data-ring="{name}">{_circle(name, "ring-under")}'
+                    f'{_circle(name, "ring-over", _stroke(colour))}</g>' for name, colour in scene.rings.items())
+    parts = [f'<g class="held-circles" aria-hidden="true">{held}</g>', f'<g class="rings" aria-hidden="true">{rings}</g>']
+    if scene.last_conv and scene.place is None:
+        parts.append(f'<g class="last-converted" aria-hidden="true">{"".join(_circle(n) for n in scene.last_conv)}</g>')
+    if scene.convertible:
+        parts.append(f'<g class="convertible-rims" aria-hidden="true">'
+                     f'{"".join(_circle(n) for n in sorted(scene.convertible))}</g>')
+    for name in scene.ripples:
+        parts.append(_circle(name, "ripple", ' aria-hidden="true"' + _stroke(cells_colour(scene.cells, name) or scene.me)))
+    return "".join(parts)
+
+
+def _turn_marks(scene: _Scene) -> str:
+    """The last stone played (a gold ring), or the stone placed in the turn being built (marching ants)."""
+    if scene.last_point and scene.place is None:
+        return last_ring(*POINT_SVG[POINT_INDEX[scene.last_point]], R_STONE + 2.4)
+    if scene.place not in (None, "pass"):
+        x, y = POINT_SVG[POINT_INDEX[scene.place]]
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="placed-ring" aria-hidden="true"/>'
+    return ""
+
+
+def _bar(scene: _Scene, ui: dict[str, Any], targets: dict[str, tuple[float, float]]) -> str:
+    """The turn's buttons, under the board (in the board, so the arrow keys reach them)."""
+    bar = []
+    if scene.live:
+        bottom = VIEW_H / 2 + 30
+        buttons = [("pass", "Pass")] if scene.place is None else \
+            [("back", "Take back"), ("all", "Convert all"), ("end", "End turn")]
+        for k, (name, text) in enumerate(buttons):
+            disabled = name == "all" and not scene.convertible
+            cls = "primary" if name == "end" else ""
+            bar.append(f'<button type="button" class="rg-act {cls}" data-target="{name}" tabindex="-1" '
+                       f'aria-keyshortcuts="{BAR_KEYS[name]}"{" disabled" if disabled else ""}>'
+                       f'{text} <kbd>{BAR_KEYS[name]}</kbd></button>')
+            if not disabled:
+                targets[name] = (-VIEW_W / 4 + k * VIEW_W / 4, bottom)
+    hint = ui.get("rg_hint", "")
+    return (f'<div class="rg-bar" role="group" aria-label="turn">{"".join(bar)}'
+            f'{f"<p class=rg-hint>{esc(hint)}</p>" if hint and scene.live else ""}</div>')
 
 
 def where(point: str) -> str:

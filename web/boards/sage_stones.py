@@ -21,6 +21,9 @@ from typing import Any
 from engine.games import sage_stones as S
 
 from . import Board, Drawing, esc
+from .svg import (
+    Glint, Plan, StoneLook, gold, grain, last_ring, linear, location, pocket, radial, stone, stone_gradients,
+)
 
 CELL = 46
 PAD = 22
@@ -46,51 +49,33 @@ COLOURS = {  # light, base, dark: the marbles' gradients
 SOLID = {name: base for name, (_, base, _) in COLOURS.items()}
 
 
-def centre(column: int, row: int) -> tuple[float, float]:
-    return PAD + (column - S.FIRST_COLUMN) * CELL + CELL / 2, TOP + NUMBERS + (S.ROWS - row) * CELL + CELL / 2
+# c6r5, the middle pocket, at the middle of the board below the tray and the numbered strip
+PLAN = Plan(CELL, (PAD + 3.5 * CELL, TOP + NUMBERS + 4.5 * CELL))
+CENTRES = PLAN.centres(S.GEOMETRY)
+LOOK = StoneLook("ss", (1.4, 2), shadow="stone-shadow", body="stone-body", group="stone stone-{colour}{extra}",
+                 glint=Glint(0.33, 0.38, 0.3, 0.18))
 
 
 def centre_of(index: int) -> tuple[float, float]:
-    return centre(S.COLUMN_OF[index], index % S.ROWS + 1)
+    return CENTRES[S.NAMES[index]]
 
 
 def defs(seat_colours: tuple[str, ...]) -> str:
-    marbles = []
-    for colour in sorted(set(seat_colours) | {"white"}):
-        light, base, dark = COLOURS[colour]
-        opacity = ' stop-opacity=".72"' if colour == "clear" else ""
-        marbles.append(f'<radialGradient id="ss-{colour}" cx=".36" cy=".32" r=".78">'
-                       f'<stop offset="0" stop-color="{light}"/><stop offset=".5" stop-color="{base}"{opacity}/>'
-                       f'<stop offset="1" stop-color="{dark}"{opacity}/></radialGradient>')
-    return f"""<defs>
-<linearGradient id="ss-pine" x1="0" y1="0" x2="1" y2=".25">
- <stop offset="0" stop-color="#ecd2a2"/><stop offset=".45" stop-color="#e2c08a"/><stop offset="1" stop-color="#d9b47c"/>
-</linearGradient>
-<filter id="ss-grain" x="0" y="0" width="100%" height="100%">
- <feTurbulence type="fractalNoise" baseFrequency="0.07 0.004" numOctaves="3" seed="4" result="noise"/>
- <feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.6  0 0 0 0 0.38  0 0 0 0 0.15  0 0 0 1.3 -0.45" result="lines"/>
- <feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>
- <feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge>
-</filter>
-<radialGradient id="ss-pocket" cx=".5" cy=".4" r=".62">
- <stop offset="0" stop-color="#c79b62"/><stop offset=".75" stop-color="#b5854d"/><stop offset="1" stop-color="#8e6231"/>
-</radialGradient>
-<linearGradient id="ss-felt" x1="0" y1="0" x2="0" y2="1">
- <stop offset="0" stop-color="#2f5a44"/><stop offset="1" stop-color="#244836"/>
-</linearGradient>
-<linearGradient id="ss-gold" x1="0" y1="0" x2="1" y2="1">
- <stop offset="0" stop-color="#fff1a8"/><stop offset=".5" stop-color="#e0aa22"/><stop offset="1" stop-color="#8c6410"/>
-</linearGradient>
-{"".join(marbles)}
-</defs>"""
+    return (
+        "<defs>"
+        + linear("ss-pine", (("0", "#ecd2a2"), (".45", "#e2c08a"), ("1", "#d9b47c")), y2=".25")
+        + grain("ss-grain", "0.07 0.004", 3, 4, "0 0 0 0 0.6  0 0 0 0 0.38  0 0 0 0 0.15  0 0 0 1.3 -0.45")
+        + radial("ss-pocket", (("0", "#c79b62"), (".75", "#b5854d"), ("1", "#8e6231")), cy=".4", r=".62")
+        + linear("ss-felt", (("0", "#2f5a44"), ("1", "#244836")), x2="0")
+        + gold("ss-gold")
+        + stone_gradients("ss", COLOURS, sorted(set(seat_colours) | {"white"}), ".36", ".32", ".78",
+                          see_through={"clear": ".72"})
+        + "</defs>"
+    )
 
 
 def stone_svg(colour: str, x: float, y: float, r: float = R_STONE, extra: str = "") -> str:
-    glint = (f'<ellipse cx="{x - r * 0.33:.1f}" cy="{y - r * 0.38:.1f}" rx="{r * 0.3:.1f}" ry="{r * 0.18:.1f}" '
-             f'class="glint" transform="rotate(-30 {x - r * 0.33:.1f} {y - r * 0.38:.1f})"/>')
-    return (f'<g class="stone stone-{colour}{(" " + extra) if extra else ""}">'
-            f'<circle cx="{x + 1.4:.1f}" cy="{y + 2:.1f}" r="{r:.1f}" class="stone-shadow"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#ss-{colour})" class="stone-body"/>{glint}</g>')
+    return stone(LOOK, colour, x, y, r, extra)
 
 
 def stone_icon(colour: str, label: str = "", size: str = "") -> str:
@@ -111,6 +96,75 @@ def die_svg(value: int, x: float, y: float, size: float, tilt: float) -> str:
             f'<rect x="{x - h + 1.5:.1f}" y="{y - h + 2.5:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-shadow"/>'
             f'<rect x="{x - h:.1f}" y="{y - h:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-body"/>'
             f'{pips}</g></g>')
+
+
+def _pine(column: int | None, rolled: int | None) -> str:
+    """The pine board, its numbered edge, the rolled column (glowing, or marked full), the row numbers."""
+    parts = [f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine" '
+             f'fill="url(#ss-pine)" filter="url(#ss-grain)"/>',
+             f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine-rim"/>']
+    for c in S.COLUMNS:
+        x = PAD + (c - S.FIRST_COLUMN) * CELL + CELL / 2
+        kind = "num"
+        if c == column:
+            kind += " rolled"
+        elif c == rolled:
+            kind += " full"
+        parts.append(f'<text x="{x}" y="{TOP + 30}" class="{kind}" aria-hidden="true">{c}</text>')
+    for shown, kind in ((column, "column-glow"), (rolled if rolled != column else None, "column-full")):
+        if shown is not None:
+            x = PAD + (shown - S.FIRST_COLUMN) * CELL
+            parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" '
+                         f'rx="{CELL / 2 - 3}" class="{kind}" aria-hidden="true"/>')
+    for row, pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
+        _, y = centre_of(pocket)
+        parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
+    return "".join(parts)
+
+
+def _pockets(state: Any, allowed: set[int], live: bool, fresh_captures: list[tuple[int, str]],
+             last_pocket: int | None, targets: dict[str, tuple[float, float]]) -> tuple[str, dict[str, tuple[float, float]]]:
+    """Every pocket as a location (hole, groove, glow, marble, hit square, focus ring); the legal ones'
+    targets are returned apart (the keyboard cursor starts on one), the others go into `targets`."""
+    seat = state.seat_to_move
+    cells = []
+    legal_first: dict[str, tuple[float, float]] = {}
+    for i, name in enumerate(S.NAMES):
+        x, y = centre_of(i)
+        s = state.board[i]
+        colour = state.seats[s] if s != S.EMPTY else None
+        legal = i in allowed
+        classes = ["pocket"] + (["legal"] if legal else []) + (["filled"] if colour else [])
+        if colour:
+            what = f"{colour} stone ({state.owners[s]})"
+            if i == last_pocket:
+                what += ", the last stone placed"
+        else:
+            what = "empty"
+            captured = [c for j, c in fresh_captures if j == i]
+            if captured:
+                what += f", a {captured[0]} stone was just captured here"
+        if legal:
+            what += f", place {seat} here"
+        inner = pocket(x, y, R_POCKET, "url(#ss-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL,
+                       R_POCKET + 4, groove=0.55)
+        cells.append(location(name, f"{name}: {what}", inner, classes, live))
+        if live:
+            (legal_first if legal else targets)[name] = (x, y)
+    return "".join(cells), legal_first
+
+
+def _marks(board: list[int], fresh_captures: list[tuple[int, str]], last_pocket: int | None) -> str:
+    """The stones the last placement captured (fading ghosts) and the gold ring on the stone placed."""
+    marks = []
+    for i, colour in fresh_captures:
+        if board[i] == S.EMPTY:
+            x, y = centre_of(i)
+            marks.append(f'<g class="captured" data-captured="{S.NAMES[i]}">{stone_svg(colour, x, y, extra="ghost")}'
+                         f'<circle cx="{x}" cy="{y}" r="{R_STONE}" class="captured-ring" stroke="{SOLID[colour]}"/></g>')
+    if last_pocket is not None and board[last_pocket] != S.EMPTY:
+        marks.append(last_ring(*centre_of(last_pocket), R_STONE + 2.5, "url(#ss-gold)"))
+    return f'<g class="marks" aria-hidden="true">{"".join(marks)}</g>' if marks else ""
 
 
 # ----- what happened: the last turns, read back from the history --------------------------
@@ -173,102 +227,30 @@ def _captured_text(captured: list[tuple[int, str]]) -> str:
 
 
 class SageStonesBoard(Board):
-    # ----- the board ------------------------------------------------------------------
+    # ----- the board: tray, pine board, pockets, marks ------------------------------------------
     def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         over = state.is_over()
         live = interactive and not over and not state.is_chance_node()
         phase = state.phase if not over else None
         seat = state.seat_to_move
         roll = state.last_roll()
-        allowed = set(state.target_pockets()) if not over else set()
-        column = state.column if phase == S.MUST_PLACE else None
         turns = recent_turns(state, 6)
         fresh_captures = turns[0]["captured"] if turns and turns[0]["pocket"] is not None else []
         last_pocket = turns[0]["pocket"] if turns else None
-
-        parts = [f'<svg class="board board-sage-stones" viewBox="0 0 {W} {H}" role="group" data-ply="{state.ply}" '
-                 f'data-seat="{seat}" data-phase="{self._phase_name(state)}" '
-                 f'aria-label="sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9">',
-                 defs(state.seats)]
         fresh = ui.get("dice_ply") != state.ply  # roll the dice in only when they are new
         ui["dice_ply"] = state.ply
-        parts.append(self._past_tray() if past else self._tray(state, roll, live, turns, fresh))
-        # the pine board, its numbered edge, the rolled column
-        parts.append(f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine" '
-                     f'fill="url(#ss-pine)" filter="url(#ss-grain)"/>')
-        parts.append(f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine-rim"/>')
         rolled = roll.total if (roll is not None and phase in (S.MUST_PLACE, S.MUST_WIPE)) else None
-        for c in S.COLUMNS:
-            x = PAD + (c - S.FIRST_COLUMN) * CELL + CELL / 2
-            kind = "num"
-            if c == column:
-                kind += " rolled"
-            elif c == rolled:
-                kind += " full"
-            parts.append(f'<text x="{x}" y="{TOP + 30}" class="{kind}" aria-hidden="true">{c}</text>')
-        if column is not None:
-            x = PAD + (column - S.FIRST_COLUMN) * CELL
-            parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" rx="{CELL / 2 - 3}" '
-                         f'class="column-glow" aria-hidden="true"/>')
-        if rolled is not None and rolled != column:
-            x = PAD + (rolled - S.FIRST_COLUMN) * CELL
-            parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" rx="{CELL / 2 - 3}" '
-                         f'class="column-full" aria-hidden="true"/>')
-        for row in range(1, S.ROWS + 1):
-            _, y = centre(S.FIRST_COLUMN, row)
-            parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
-
         targets: dict[str, tuple[float, float]] = {}
         if live and phase in (S.MUST_PASS, S.MUST_WIPE):
             targets["pass" if phase == S.MUST_PASS else "wipe"] = (W / 2, TRAY / 2)
-        cells = []
-        board = state.board
-        legal_first: dict[str, tuple[float, float]] = {}
-        for i, name in enumerate(S.NAMES):
-            x, y = centre_of(i)
-            s = board[i]
-            colour = state.seats[s] if s != S.EMPTY else None
-            legal = live and i in allowed
-            classes = ["pocket"] + (["legal"] if legal else []) + (["filled"] if colour else [])
-            if colour:
-                what = f"{colour} stone ({state.owners[s]})"
-                if i == last_pocket:
-                    what += ", the last stone placed"
-            else:
-                what = "empty"
-                captured = [c for j, c in fresh_captures if j == i]
-                if captured:
-                    what += f", a {captured[0]} stone was just captured here"
-            if legal:
-                what += f", place {seat} here"
-            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{name}: {esc(what)}"' if live
-                     else f'role="img" aria-label="{name}: {esc(what)}"')
-            inner = [f'<circle cx="{x}" cy="{y}" r="{R_POCKET}" class="hole" fill="url(#ss-pocket)"/>',
-                     f'<circle cx="{x}" cy="{y}" r="{R_POCKET * 0.55:.1f}" class="groove"/>']
-            if legal:
-                inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
-            if colour:
-                inner.append(stone_svg(colour, x, y))
-            inner.append(f'<rect x="{x - CELL / 2}" y="{y - CELL / 2}" width="{CELL}" height="{CELL}" class="hit"/>')
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET + 4}" class="focus-ring"/>')
-            cells.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
-            if live:
-                (legal_first if legal else targets)[name] = (x, y)
-        parts.extend(cells)
-        marks = []
-        for i, colour in fresh_captures:
-            if board[i] == S.EMPTY:
-                x, y = centre_of(i)
-                marks.append(f'<g class="captured" data-captured="{S.NAMES[i]}">{stone_svg(colour, x, y, extra="ghost")}'
-                             f'<circle cx="{x}" cy="{y}" r="{R_STONE}" class="captured-ring" stroke="{SOLID[colour]}"/></g>')
-        if last_pocket is not None and board[last_pocket] != S.EMPTY:
-            x, y = centre_of(last_pocket)
-            marks.append(f'<g class="last-ring"><circle cx="{x}" cy="{y}" r="{R_STONE + 2.5}" class="ring-shadow"/>'
-                         f'<circle cx="{x}" cy="{y}" r="{R_STONE + 2.5}" class="ring" stroke="url(#ss-gold)"/></g>')
-        if marks:
-            parts.append(f'<g class="marks" aria-hidden="true">{"".join(marks)}</g>')
-        parts.append(self._spotlight_style(state))
-        parts.append("</svg>")
+        allowed = set(state.target_pockets()) if not over else set()
+        pockets, legal_first = _pockets(state, allowed if live else set(), live, fresh_captures, last_pocket, targets)
+        parts = [f'<svg class="board board-sage-stones" viewBox="0 0 {W} {H}" role="group" data-ply="{state.ply}" '
+                 f'data-seat="{seat}" data-phase="{self._phase_name(state)}" '
+                 f'aria-label="sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9">',
+                 defs(state.seats), self._past_tray() if past else self._tray(state, roll, live, turns, fresh),
+                 _pine(state.column if phase == S.MUST_PLACE else None, rolled), pockets,
+                 _marks(state.board, fresh_captures, last_pocket), self._spotlight_style(state), "</svg>"]
         ordered = {**{k: v for k, v in targets.items() if k in ("pass", "wipe")}, **legal_first, **targets}
         return Drawing("".join(parts), ordered)
 

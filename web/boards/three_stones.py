@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.games.three_stones import GEOMETRY
+
 from . import Board, Drawing, esc
+from .svg import (
+    Glint, Plan, StoneLook, gold, grain, last_ring, linear, location, pocket, radial, stone,
+)
 from .zoom import Frame, Zoom
 
 COLUMNS = "abcdefghi"
@@ -19,19 +24,20 @@ SIZE = 9
 CELL = 40
 MARGIN = 30
 VIEW = 2 * MARGIN + SIZE * CELL  # 420
-NOT_POCKETS = frozenset({"e5", "a1", "a9", "i1", "i9"})
-POCKETS = tuple(f"{c}{r}" for r in range(SIZE, 0, -1) for c in COLUMNS if f"{c}{r}" not in NOT_POCKETS)
+PLAN = Plan(CELL, (VIEW / 2, VIEW / 2))  # e5, the empty centre, in the middle of the view
+CENTRES = PLAN.centres(GEOMETRY)
+POCKETS = tuple(sorted(CENTRES, key=lambda name: (CENTRES[name][1], CENTRES[name][0])))  # top row first
 COLOURS = ("white", "black", "clear")
 KEYS = {"w": "white", "b": "black", "c": "clear", "1": "white", "2": "black", "3": "clear"}
 R_POCKET, R_STONE, R_RING = 14.5, 16.5, 19.5
 FIT = Frame(VIEW / 2, VIEW / 2, VIEW, VIEW)
 ZOOM = Zoom("ts_zoom", most=2.5)  # nine pockets across a phone are 40 px each: pinch or + for a finger's 44+
+LOOK = StoneLook("ts", (1.5, 2), shadow="stone-shadow shadow-{colour}", body="stone stone-{colour}",
+                 glint=Glint(0.35, 0.42, 0.32, 0.18), glint_on=frozenset({"clear"}))
 
 
 def centre(name: str) -> tuple[float, float]:
-    col = COLUMNS.index(name[0])
-    row = int(name[1:]) - 1
-    return MARGIN + col * CELL + CELL / 2, MARGIN + (SIZE - 1 - row) * CELL + CELL / 2
+    return CENTRES[name]
 
 
 def _octagon() -> str:
@@ -41,45 +47,24 @@ def _octagon() -> str:
     return " ".join(f"{x},{y}" for x, y in points)
 
 
-DEFS = """<defs>
-<linearGradient id="ts-wood" x1="0" y1="0" x2="1" y2="1">
- <stop offset="0" stop-color="#e2b57a"/><stop offset=".5" stop-color="#c98f52"/><stop offset="1" stop-color="#b07a42"/>
-</linearGradient>
-<filter id="ts-grain" x="0" y="0" width="100%" height="100%">
- <feTurbulence type="fractalNoise" baseFrequency="0.012 0.22" numOctaves="2" seed="7" result="noise"/>
- <feColorMatrix in="noise" type="matrix" values="0 0 0 0 0.35  0 0 0 0 0.2  0 0 0 0 0.08  0 0 0 0.55 -0.12" result="lines"/>
- <feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>
- <feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge>
-</filter>
-<radialGradient id="ts-pocket" cx=".5" cy=".42" r=".6">
- <stop offset="0" stop-color="#8a5a2e"/><stop offset=".7" stop-color="#6b431f"/><stop offset="1" stop-color="#4a2c12"/>
-</radialGradient>
-<radialGradient id="ts-white" cx=".36" cy=".32" r=".75">
- <stop offset="0" stop-color="#ffffff"/><stop offset=".55" stop-color="#ece8de"/><stop offset="1" stop-color="#aaa393"/>
-</radialGradient>
-<radialGradient id="ts-black" cx=".36" cy=".32" r=".75">
- <stop offset="0" stop-color="#707070"/><stop offset=".45" stop-color="#2b2b2d"/><stop offset="1" stop-color="#060607"/>
-</radialGradient>
-<radialGradient id="ts-clear" cx=".38" cy=".34" r=".75">
- <stop offset="0" stop-color="#ffffff" stop-opacity=".95"/><stop offset=".35" stop-color="#e4f6fd" stop-opacity=".62"/>
- <stop offset=".8" stop-color="#a9d8ea" stop-opacity=".5"/><stop offset="1" stop-color="#d8f2fb" stop-opacity=".9"/>
-</radialGradient>
-<clipPath id="ts-clip"><polygon points="OCTAGON"/></clipPath>
-<linearGradient id="ts-gold" x1="0" y1="0" x2="1" y2="1">
- <stop offset="0" stop-color="#fff1a8"/><stop offset=".5" stop-color="#d9a520"/><stop offset="1" stop-color="#8c6410"/>
-</linearGradient>
-</defs>"""
+DEFS = (
+    "<defs>"
+    + linear("ts-wood", (("0", "#e2b57a"), (".5", "#c98f52"), ("1", "#b07a42")))
+    + grain("ts-grain", "0.012 0.22", 2, 7, "0 0 0 0 0.35  0 0 0 0 0.2  0 0 0 0 0.08  0 0 0 0.55 -0.12")
+    + radial("ts-pocket", (("0", "#8a5a2e"), (".7", "#6b431f"), ("1", "#4a2c12")), cy=".42", r=".6")
+    + radial("ts-white", (("0", "#ffffff"), (".55", "#ece8de"), ("1", "#aaa393")), ".36", ".32", ".75")
+    + radial("ts-black", (("0", "#707070"), (".45", "#2b2b2d"), ("1", "#060607")), ".36", ".32", ".75")
+    + radial("ts-clear", (("0", "#ffffff", ".95"), (".35", "#e4f6fd", ".62"), (".8", "#a9d8ea", ".5"),
+                          ("1", "#d8f2fb", ".9")), ".38", ".34", ".75")
+    + f'<clipPath id="ts-clip"><polygon points="{_octagon()}"/></clipPath>'
+    + gold("ts-gold", "#d9a520")
+    + "</defs>"
+)
 
 
 def stone_svg(colour: str, x: float, y: float, r: float = R_STONE) -> str:
     """One stone; clear stones are glass: the pocket shows through, with a rim and a glint."""
-    shadow = f'<circle cx="{x + 1.5:.1f}" cy="{y + 2:.1f}" r="{r:.1f}" class="stone-shadow shadow-{colour}"/>'
-    body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="url(#ts-{colour})" class="stone stone-{colour}"/>'
-    if colour == "clear":
-        glint = (f'<ellipse cx="{x - r * 0.35:.1f}" cy="{y - r * 0.42:.1f}" rx="{r * 0.32:.1f}" ry="{r * 0.18:.1f}" '
-                 f'class="glint" transform="rotate(-30 {x - r * 0.35:.1f} {y - r * 0.42:.1f})"/>')
-        return shadow + body + glint
-    return shadow + body
+    return stone(LOOK, colour, x, y, r)
 
 
 def stone_icon(colour: str, label: str = "") -> str:
@@ -100,7 +85,7 @@ class ThreeStonesBoard(Board):
             return chosen
         return next((c for c in COLOURS if hand.get(c, 0) > 0), None)
 
-    # ----- the board ------------------------------------------------------------------
+    # ----- the board: frame, ring lines, pockets, triples, last ring ------------------------------------
     def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         position = state.to_position()
         cells: dict[str, str | None] = position["cells"]
@@ -112,70 +97,10 @@ class ThreeStonesBoard(Board):
         restricted = bool(allowed) and len(allowed) < empty
         choice = self._choice(state, ui) if live else None
         items = self.game.score_position(position)["items"]
-
-        parts = [f'<div class="zoom-wrap"><svg class="board board-three-stones{ZOOM.svg_class(ui, FIT)}" '
-                 f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
-                 f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">',
-                 DEFS.replace("OCTAGON", _octagon())]
-        parts.append(f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>')
-        parts.append(f'<polygon points="{_octagon()}" class="wood-rim"/>')
-        cx, cy = centre("e5")
-        parts.append(f'<g class="centre" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="13"/>'
-                     f'<circle cx="{cx}" cy="{cy}" r="5"/></g>')
-        for i, col in enumerate(COLUMNS):
-            x = MARGIN + i * CELL + CELL / 2
-            parts.append(f'<text x="{x}" y="{VIEW - 6}" class="coord" aria-hidden="true">{col}</text>')
-        for row in range(1, SIZE + 1):
-            y = MARGIN + (SIZE - row) * CELL + CELL / 2 + 4
-            parts.append(f'<text x="10" y="{y}" class="coord" aria-hidden="true">{row}</text>')
-        if live and restricted and last:
-            lx, ly = centre(last)
-            band = CELL - 6
-            parts.append(f'<g class="ring-lines" aria-hidden="true" clip-path="url(#ts-clip)">'
-                         f'<rect x="{MARGIN}" y="{ly - band / 2}" width="{SIZE * CELL}" height="{band}" rx="{band / 2}"/>'
-                         f'<rect x="{lx - band / 2}" y="{MARGIN}" width="{band}" height="{SIZE * CELL}" rx="{band / 2}"/></g>')
-
-        targets: dict[str, tuple[float, float]] = {}
-        for name in POCKETS:
-            x, y = centre(name)
-            colour = cells[name]
-            legal = live and colour is None and name in allowed
-            classes = ["pocket"] + (["legal"] if legal else []) + (["open"] if legal and not restricted else []) \
-                + (["filled"] if colour else [])
-            if colour:
-                what = f"{colour} stone" + (", the last stone played (the ring)" if name == last else "")
-            elif legal:
-                what = f"empty, you may play {'a ' + choice + ' stone ' if choice else ''}here"
-            else:
-                what = "empty" + (", not in the ring's row or column" if live and restricted else "")
-            attrs = f'data-target="{name}" role="button" tabindex="-1" aria-label="{name}: {esc(what)}"' if live else \
-                f'aria-label="{name}: {esc(what)}" role="img"'
-            inner = [f'<circle cx="{x}" cy="{y}" r="{R_POCKET}" class="hole" fill="url(#ts-pocket)"/>']
-            if legal:
-                inner.append(f'<circle cx="{x}" cy="{y}" r="{R_POCKET - 1}" class="glow"/>')
-            if colour:
-                inner.append(stone_svg(colour, x, y))
-            inner.append(f'<rect x="{x - CELL / 2}" y="{y - CELL / 2}" width="{CELL}" height="{CELL}" class="hit"/>')
-            inner.append(f'<circle cx="{x}" cy="{y}" r="{R_RING + 1}" class="focus-ring"/>')
-            parts.append(f'<g class="{" ".join(classes)}" {attrs}>{"".join(inner)}</g>')
-            if live:
-                targets[name] = (x, y)
-
-        fresh = [t for t in items if last in t["cells"]]
-        lines = []
-        for item in items:
-            (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
-            kind = "triple fresh" if item in fresh else "triple"
-            lines.append(f'<g class="{kind} triple-{item["side"]}" data-triple="{" ".join(item["cells"])}">'
-                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="under"/>'
-                         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="over"/></g>')
-        if lines:
-            parts.append(f'<g class="triples" aria-hidden="true">{"".join(lines)}</g>')
-        if last:
-            x, y = centre(last)
-            parts.append(f'<g class="last-ring" aria-hidden="true"><circle cx="{x}" cy="{y}" r="{R_RING}" class="ring-shadow"/>'
-                         f'<circle cx="{x}" cy="{y}" r="{R_RING}" class="ring" stroke="url(#ts-gold)"/></g>')
-        parts.append(f"</svg>{ZOOM.controls(ui, FIT)}</div>")
+        pockets, targets = _pockets(cells, last, allowed if live else set(), live, restricted, choice)
+        parts = [_frame(ui), _ring_lines(last) if live and restricted and last else "", pockets,
+                 _triples(items, last), last_ring(*centre(last), R_RING, "url(#ts-gold)") if last else "",
+                 f"</svg>{ZOOM.controls(ui, FIT)}</div>"]
         return Drawing("".join(parts), targets)
 
     def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
@@ -307,6 +232,71 @@ RULES = (
     "<li>No line runs through the empty centre.</li></ul>"
     "<h4>The end</h4><ul><li>The game ends with the last stone; the higher score wins.</li></ul>"
 )
+
+
+def _frame(ui: dict[str, Any]) -> str:
+    """The zoomable svg, the wooden octagon with its empty centre, the column letters and row numbers."""
+    cx, cy = PLAN.at(0, 0)
+    parts = [f'<div class="zoom-wrap"><svg class="board board-three-stones{ZOOM.svg_class(ui, FIT)}" '
+             f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
+             f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">', DEFS,
+             f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>',
+             f'<polygon points="{_octagon()}" class="wood-rim"/>',
+             f'<g class="centre" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="13"/>'
+             f'<circle cx="{cx}" cy="{cy}" r="5"/></g>']
+    for i, col in enumerate(COLUMNS):
+        x = MARGIN + i * CELL + CELL / 2
+        parts.append(f'<text x="{x}" y="{VIEW - 6}" class="coord" aria-hidden="true">{col}</text>')
+    for row in range(1, SIZE + 1):
+        y = MARGIN + (SIZE - row) * CELL + CELL / 2 + 4
+        parts.append(f'<text x="10" y="{y}" class="coord" aria-hidden="true">{row}</text>')
+    return "".join(parts)
+
+
+def _ring_lines(last: str) -> str:
+    """The row and the column of the last stone glow: the next stone must go in one of them."""
+    lx, ly = centre(last)
+    band = CELL - 6
+    return (f'<g class="ring-lines" aria-hidden="true" clip-path="url(#ts-clip)">'
+            f'<rect x="{MARGIN}" y="{ly - band / 2}" width="{SIZE * CELL}" height="{band}" rx="{band / 2}"/>'
+            f'<rect x="{lx - band / 2}" y="{MARGIN}" width="{band}" height="{SIZE * CELL}" rx="{band / 2}"/></g>')
+
+
+def _pockets(cells: dict[str, str | None], last: str | None, allowed: set[str], live: bool, restricted: bool,
+             choice: str | None) -> tuple[str, dict[str, tuple[float, float]]]:
+    """Every pocket as a location (its hole, glow, stone, hit square and focus ring), and the targets."""
+    targets: dict[str, tuple[float, float]] = {}
+    out = []
+    for name in POCKETS:
+        x, y = centre(name)
+        colour = cells[name]
+        legal = live and colour is None and name in allowed
+        classes = ["pocket"] + (["legal"] if legal else []) + (["open"] if legal and not restricted else []) \
+            + (["filled"] if colour else [])
+        if colour:
+            what = f"{colour} stone" + (", the last stone played (the ring)" if name == last else "")
+        elif legal:
+            what = f"empty, you may play {'a ' + choice + ' stone ' if choice else ''}here"
+        else:
+            what = "empty" + (", not in the ring's row or column" if live and restricted else "")
+        inner = pocket(x, y, R_POCKET, "url(#ts-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL,
+                       R_RING + 1)
+        out.append(location(name, f"{name}: {what}", inner, classes, live))
+        if live:
+            targets[name] = (x, y)
+    return "".join(out), targets
+
+
+def _triples(items: list[dict[str, Any]], last: str | None) -> str:
+    """The scoring triples as lines (the ones the last stone completed stand out)."""
+    lines = []
+    for item in items:
+        (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
+        kind = "triple fresh" if last in item["cells"] else "triple"
+        lines.append(f'<g class="{kind} triple-{item["side"]}" data-triple="{" ".join(item["cells"])}">'
+                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="under"/>'
+                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="over"/></g>')
+    return f'<g class="triples" aria-hidden="true">{"".join(lines)}</g>' if lines else ""
 
 
 def _name(index: int) -> str:

@@ -27,9 +27,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.games.triple_domino import CORNER_NUMBERS, Deal, Lay, parse_tile, position_name, tile_name, triangle_vertices
+from engine.games.triple_domino import CORNER_NUMBERS, GAME, Deal, Lay, parse_tile, position_name, tile_name
 
 from . import Board, Drawing, esc
+from .svg import Plan, focus_polygon, hit_polygon, location
 from .zoom import Frame, Zoom
 
 S = 60.0                       # px per tile edge
@@ -39,13 +40,17 @@ ZOOM = Zoom("td_view", most=8, wheel=True)  # a big layout's fit is wide: zoom f
 NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
 SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
 KEYS = "1234567890"
+PLAN = Plan(S)  # the first tile's lattice point at the origin; the view fits whatever is laid
+CELL_CORNERS = GAME.geometry().cell_corners
+assert CELL_CORNERS is not None
+
 
 def svg_xy(x: float, y: float) -> tuple[float, float]:
-    return x * S, -y * S
+    return PLAN.at(x, y)
 
 
 def corners_of(position: str) -> list[tuple[float, float]]:
-    return [svg_xy(x, y) for x, y in triangle_vertices(position)]
+    return [svg_xy(x, y) for x, y in CELL_CORNERS(position)]
 
 
 def _inset(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
@@ -90,6 +95,37 @@ def hand_tile_icon(name: str) -> str:
     pts = [(30.0, 2.0), (58.0, 50.5), (2.0, 50.5)]
     return (f'<svg class="td-icon" viewBox="0 0 60 53" aria-hidden="true">'
             f'{tile_svg(pts, (a, b, c), "tile", 16)}</svg>')
+
+
+DEFS = ('<defs><radialGradient id="td-felt" cx=".5" cy=".45" r=".75"><stop offset="0" stop-color="#2f7a52"/>'
+        '<stop offset="1" stop-color="#1b5237"/></radialGradient>'
+        '<linearGradient id="td-ivory" x1="0" y1="0" x2=".6" y2="1"><stop offset="0" stop-color="#fffdf6"/>'
+        '<stop offset="1" stop-color="#eadfc4"/></linearGradient></defs>')
+
+
+def _meetings(laid: list[dict[str, Any]]) -> dict[tuple[float, float], int]:
+    """How many laid tiles meet at each lattice point (six: a closed hexagon)."""
+    meet: dict[tuple[float, float], int] = {}
+    for tile in laid:
+        for corner in tile["corners"]:
+            key = (round(corner["x"], 3), round(corner["y"], 3))
+            meet[key] = meet.get(key, 0) + 1
+    return meet
+
+
+def _laid_tiles(laid: list[dict[str, Any]], last_at: str | None, last_by: str | None) -> str:
+    """The tiles laid, each an image labelled with its numbers (the last one outlined by its marks)."""
+    tiles = ['<g class="laid">']
+    for tile in laid:
+        pts = [svg_xy(c["x"], c["y"]) for c in tile["corners"]]
+        numbers = [c["number"] for c in tile["corners"]]
+        is_last = tile["at"] == last_at
+        label = f'{tile["at"]}: tile {tile["tile"]}, corners {numbers[0]}, {numbers[1]}, {numbers[2]} clockwise from the point' \
+            + (f", laid last by {last_by}" if is_last and last_by else "")
+        tiles.append(f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
+                     f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>')
+    tiles.append("</g>")
+    return "".join(tiles)
 
 
 def seat_ink(players: tuple[str, ...], player: str) -> str:
@@ -166,53 +202,29 @@ class TripleDominoBoard(Board):
         fits = options["lays"].get(selected, {}) if selected else {}
         laid = state.layout_tiles()
         fit = self._fit(state)
-        view = ZOOM.view(ui, fit)
-        cx, cy, w, h = view.cx, view.cy, view.width, view.height
         last_at, last_by, last_items = self._last_lay(state)
-
+        opens, targets = self._opens(state, ui, selected, fits) if live else ("", {})
         parts = [f'<div class="td-wrap zoom-wrap"><svg class="board board-triple-domino{ZOOM.svg_class(ui, fit)}" '
                  f'{ZOOM.svg_attributes(ui, fit)} role="group" '
                  f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid">',
-                 '<defs><radialGradient id="td-felt" cx=".5" cy=".45" r=".75"><stop offset="0" stop-color="#2f7a52"/>'
-                 '<stop offset="1" stop-color="#1b5237"/></radialGradient>'
-                 '<linearGradient id="td-ivory" x1="0" y1="0" x2=".6" y2="1"><stop offset="0" stop-color="#fffdf6"/>'
-                 '<stop offset="1" stop-color="#eadfc4"/></linearGradient></defs>',
-                 f'<rect x="{fit.cx - fit.width:.0f}" y="{fit.cy - fit.height:.0f}" width="{2 * fit.width:.0f}" '
-                 f'height="{2 * fit.height:.0f}" fill="url(#td-felt)" class="felt"/>']
+                 DEFS, f'<rect x="{fit.cx - fit.width:.0f}" y="{fit.cy - fit.height:.0f}" width="{2 * fit.width:.0f}" '
+                 f'height="{2 * fit.height:.0f}" fill="url(#td-felt)" class="felt"/>',
+                 _laid_tiles(laid, last_at, last_by),
+                 self._score_marks(state, last_at, last_by, laid, _meetings(laid), last_items) if last_at else "",
+                 f'<g class="opens">{opens}</g></svg>', f"{ZOOM.controls(ui, fit, 'the layout')}</div>"]
+        return Drawing("".join(parts), targets)
 
-        # vertices: how many tiles meet at each point (hexagons, bridges)
-        meet: dict[tuple[float, float], int] = {}
-        for tile in laid:
-            for corner in tile["corners"]:
-                key = (round(corner["x"], 3), round(corner["y"], 3))
-                meet[key] = meet.get(key, 0) + 1
-
-        tiles = ['<g class="laid">']
-        for tile in laid:
-            pts = [svg_xy(c["x"], c["y"]) for c in tile["corners"]]
-            numbers = [c["number"] for c in tile["corners"]]
-            is_last = tile["at"] == last_at
-            label = f'{tile["at"]}: tile {tile["tile"]}, corners {numbers[0]}, {numbers[1]}, {numbers[2]} clockwise from the point' \
-                + (f", laid last by {last_by}" if is_last and last_by else "")
-            tiles.append(f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
-                         f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>')
-        tiles.append("</g>")
-        parts.extend(tiles)
-
-        # what the last tile scored, drawn on it
-        if last_at:
-            parts.append(self._score_marks(state, last_at, last_by, laid, meet, last_items))
-
-        # open places: every one answers a click; the ones the chosen tile fits are lit, with the tile shown
+    def _opens(self, state: Any, ui: dict[str, Any], selected: str | None, fits: dict[str, list[int]],
+               ) -> tuple[str, dict[str, tuple[float, float]]]:
+        """Open places: every one answers a click; the ones the chosen tile fits are lit, with the tile shown."""
         targets: dict[str, tuple[float, float]] = {}
-        opens = ['<g class="opens">']
-        open_list = state.open_positions() if live else []
-        for at in open_list:
+        opens = []
+        for at in state.open_positions():
             pts = corners_of(at)
             mx, my = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
             rotations = fits.get(at)
             inner = [f'<polygon points="{_poly(_inset(pts, 3))}" class="slot"/>']
-            if rotations:
+            if rotations and selected:
                 rot = self._rotation(ui, selected, at, rotations)
                 numbers = CORNER_NUMBERS[parse_tile(selected)][rot]
                 inner.append(f'<g class="ghost">{tile_svg(pts, numbers, "ghost")}</g>')
@@ -228,18 +240,11 @@ class TripleDominoBoard(Board):
                 shown = ", ".join("any" if n is None else str(n) for n in need)
                 what = f"open, corners must show {shown}" + (f"; {selected} does not fit" if selected else "")
                 cls = "open"
-            inner.append(f'<polygon points="{_poly(pts)}" class="hit"/>'
-                         f'<polygon points="{_poly(_inset(pts, 1.5))}" class="focus-ring"/>')
-            opens.append(f'<g class="{cls}" data-target="{at}" role="button" tabindex="-1" '
-                         f'aria-label="{esc(at + ": " + what)}">{"".join(inner)}</g>')
+            inner += [hit_polygon(_poly(pts)), focus_polygon(_poly(_inset(pts, 1.5)))]
+            opens.append(location(at, f"{at}: {what}", inner, [cls], True))
             if rotations or not fits:
                 targets[at] = (mx, my)
-        opens.append("</g>")
-        parts.extend(opens)
-        parts.append("</svg>")
-
-        parts.append(f"{ZOOM.controls(ui, fit, 'the layout')}</div>")
-        return Drawing("".join(parts), targets)
+        return "".join(opens), targets
 
     def _last_lay(self, state: Any) -> tuple[str | None, str | None, list[dict[str, Any]]]:
         """The last tile laid this round: (position, who laid it, what that lay scored)."""
@@ -263,7 +268,7 @@ class TripleDominoBoard(Board):
         ink = seat_ink(state.players, by) if by else "#ffd23a"
         marks = [f'<g class="score-marks" aria-hidden="true">'
                  f'<polygon points="{_poly(_inset(pts, 2.6))}" class="last-outline" stroke="{ink}"/>']
-        engine_corners = [(round(x, 3), round(y, 3)) for x, y in triangle_vertices(at)]
+        engine_corners = [(round(x, 3), round(y, 3)) for x, y in CELL_CORNERS(at)]
         if any("hexagon" in r for r in reasons):
             for (ex, ey), (sx, sy) in zip(engine_corners, pts):
                 if meet.get((ex, ey)) == 6:

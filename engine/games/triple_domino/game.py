@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...core import Game, OptionError, PositionError, RuleOptions
+from ...core import Game, Geometry, OptionError, PositionError, RuleOptions
+from .grid import GEOMETRY
 from .options import TripleDominoOptions
 from .position import read_layout, read_position, read_scores
 from .state import TripleDominoState
@@ -22,6 +23,10 @@ class TripleDomino(Game):
         "one just drawn if it fits. Laying your last tile ends the round: +20 and the other hands' values. "
         "Rounds go on until someone has 300 points; the most points wins."
     )
+
+    def geometry(self) -> Geometry:
+        """Unit triangles `U{q},{r}` / `D{q},{r}` of an unbounded lattice (`cell_corners` gives their corners)."""
+        return GEOMETRY
 
     def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> TripleDominoState:
         return TripleDominoState(self, self.options(options), seed)

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any, Callable
 
-from ...core import IllegalMoveError, shown
+from ...core import TRIANGLE, Geometry, IllegalMoveError, shown
 
 # A lattice point (q, r) is the integer (q + OFFSET) * STRIDE + (r + OFFSET); triangle ids are
 # 2 * point (+1 for a down triangle) of the point named in U{q},{r} / D{q},{r}.
@@ -94,3 +94,8 @@ def triangle_vertices(position: int | str) -> tuple[tuple[float, float], ...]:
     """The cartesian corners (edge length 1) of a triangle, corners 0, 1, 2 clockwise from the apex."""
     t = parse_position_name(position) if isinstance(position, str) else position
     return tuple(point_xy(v) for v in CORNERS[t])
+
+
+GEOMETRY = Geometry(locations=(), outline=(), stone_radius=0.0, marks=TRIANGLE,
+                    cell_corners=triangle_vertices)
+"""Tiles lie on an unbounded lattice of unit triangles on a table: no fixed locations, no edge."""

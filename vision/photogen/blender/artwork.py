@@ -3,8 +3,8 @@ channel, point markers and printed pocket discs in the green one.
 
 Blender lays it on the board's top face (`bpy_scene.add_artwork`) as ink, inlay or an
 engraved groove.  Drawn here with OpenCV, in centimetres on the board's plane, from the
-project's one geometry: the locations of `vision.layouts`, morris' lines from the engine's
-mills, the rings circles from `layouts.ring_circles`.
+project's one geometry, the engine's `Game.geometry()`: the locations of `vision.layouts`,
+morris' lines (`layouts.drawn_lines`), the rings circles.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ...layouts import SQRT3, Layout, ring_circles
+from engine import get_game
+
+from ...layouts import Layout, drawn_lines
 from .design import Design
 
 TEXELS = 4096        # the long side of the texture: a 1 mm line is about 10 texels wide
@@ -87,13 +89,6 @@ class Canvas:
         return Artwork(cv2.merge([np.zeros_like(self.lines), self.marks, self.lines]), self.box)
 
 
-def morris_segments(layout: Layout) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The drawn lines of a morris board: each mill's line from its first point to its last."""
-    from engine.games.morris import MILLS, POINT_NAMES
-    at = dict(zip(layout.ids, layout.xy))
-    return [(at[POINT_NAMES[a]], at[POINT_NAMES[c]]) for a, _, c in MILLS]
-
-
 def draw(game: str, layout: Layout, design: Design, unit: float, outline_cm: np.ndarray, stone_r: float,
          pocket_r: float, rng: np.random.Generator) -> tuple[Artwork, dict]:
     """The board's drawing for its design; `unit` is the centimetres of one board unit."""
@@ -102,12 +97,11 @@ def draw(game: str, layout: Layout, design: Design, unit: float, outline_cm: np.
     xy_cm = layout.xy * unit
     info: dict = {}
     if game == "morris":
-        for a, b in morris_segments(layout):
+        for a, b in drawn_lines(layout):
             canvas.line(a * unit, b * unit, lw)
     elif game == "rings":
-        full, partial = ring_circles()
-        for q, r in full + partial:
-            canvas.circle(((q + r / 2) * unit, r * SQRT3 / 2 * unit), unit / SQRT3, lw)
+        for circle in get_game(game).geometry().circles:
+            canvas.circle((circle.x * unit, circle.y * unit), circle.radius * unit, lw)
     elif design.pockets == "printed":
         for p in xy_cm:
             if design.pocket_print == "ring":
