@@ -124,7 +124,7 @@ def play(pos: Position, move: tuple[int | None, int, int | None], rules: Rules) 
     return Position((men[0], men[1]), (hand[0], hand[1]), 1 - t, quiet)
 
 
-def lost(pos: Position, rules: Rules, legal: list) -> bool:
+def lost(pos: Position, legal: list) -> bool:
     """The side to move has lost: two pieces left, or no move."""
     t = pos.turn
     return pos.men[t].bit_count() + pos.hand[t] <= 2 or not legal
@@ -165,6 +165,8 @@ class MorrisPeer:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.table: dict[Position, tuple[int, int, int, Any]] = {}
+        self.nodes = 0  # how many positions the last choice searched
+        self.depth = 0  # the deepest iteration the last choice completed
 
     def choose(self, view: Any, budget: Budget | None = None) -> Any:
         pos, rules = read(view.to_position())
@@ -175,16 +177,18 @@ class MorrisPeer:
         root.sort(key=lambda m: m[2] is None)  # mills first, equal moves in a seeded order
         best = root[0]
         self.table.clear()
+        self.depth = 0
         for depth in range(1, MAX_DEPTH + 1):
             try:
                 value, move = self._root(pos, rules, root, depth, deadline)
             except OutOfTime:
                 break
-            best = move
+            best, self.depth = move, depth
             root.remove(move)
             root.insert(0, move)
             if abs(value) > WIN // 2:
                 break
+        self.nodes = deadline.nodes
         source, target, removed = best
         text = POINT_NAMES[target] if source is None else f"{POINT_NAMES[source]}-{POINT_NAMES[target]}"
         return view.parse_move(text if removed is None else f"{text}x{POINT_NAMES[removed]}")
@@ -203,10 +207,8 @@ class MorrisPeer:
         if (deadline.limit is not None or not deadline.nodes & 63) and deadline.expired():
             raise OutOfTime
         legal = moves(pos, rules)
-        if lost(pos, rules, legal):
+        if lost(pos, legal):
             return -(WIN - ply)
-        if pos.men[1 - pos.turn].bit_count() + pos.hand[1 - pos.turn] <= 2:
-            return WIN - ply
         if (rules.quiet_limit and pos.quiet >= rules.quiet_limit) or pos in path:
             return 0
         if depth <= 0:

@@ -9,8 +9,9 @@ engine game through its public API only: `legal_moves`, `push_unchecked`, `pop`,
 - Hidden information: every iteration starts from a fresh `determinize` of the
   view (the unseen tiles dealt at random), and all of them share one tree.
 - Rewards: a playout runs to the end of the game; each winner gets 1/len(winners),
-  a draw 1/n to everyone. A playout that reaches `MAX_PLAYOUT_PLIES` scores by
-  the points on the board (the leaders share the reward).
+  a draw 1/n to everyone. A playout cut short (at `MAX_PLAYOUT_PLIES`, or when the
+  budget runs out inside it: a random game of rings takes seconds) scores by the
+  points on the board (the leaders share the reward).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .deadline import Deadline
 
 EXPLORATION = math.sqrt(2)  # UCB1's constant for rewards in [0, 1]
 MAX_PLAYOUT_PLIES = 1_000   # a random playout of morris can wander; past this the points decide
+PLAYOUT_CHECK = 4           # look at the clock every few playout plies (a ply of rings takes milliseconds)
 
 
 class Node:
@@ -53,27 +55,31 @@ def rewards(state: Any) -> dict[str, float]:
 class UCTPlayer:
     """UCT over decisions, random playouts to the end; deterministic for a seed under a node budget."""
 
-    def __init__(self, seed: int = 0, exploration: float = EXPLORATION) -> None:
+    def __init__(self, seed: int = 0, exploration: float = EXPLORATION, playout_plies: int = MAX_PLAYOUT_PLIES) -> None:
         self.seed = seed
         self.exploration = exploration
+        self.playout_plies = playout_plies
+        self.iterations = 0  # how many playouts the last choice ran
 
     def choose(self, view: Any, budget: Budget | None = None) -> Any:
         moves = list(view.legal_moves())
+        self.iterations = 0
         if len(moves) == 1:
             return moves[0]
         deadline = Deadline(budget)
-        rng = random.Random(f"uct/{self.seed}/{view.ply if hasattr(view, 'ply') else len(view.history)}")
+        rng = random.Random(f"uct/{self.seed}/{view.ply}")
         root = Node(None)
         determinize = getattr(view, "determinize", None)
         while True:
             deadline.nodes += 1
             state = determinize(rng) if determinize is not None else view.copy()
-            self._iterate(state, root, rng)
+            self._iterate(state, root, rng, deadline)
+            self.iterations = deadline.nodes
             if deadline.expired():
                 break
         return max(root.children.items(), key=lambda item: item[1].visits)[0]
 
-    def _iterate(self, state: Any, root: Node, rng: random.Random) -> None:
+    def _iterate(self, state: Any, root: Node, rng: random.Random, deadline: Deadline) -> None:
         node, path = root, [root]
         while not state.is_over():  # selection and expansion
             if state.current_player == CHANCE:
@@ -92,7 +98,9 @@ class UCTPlayer:
             node = node.children[move]
             path.append(node)
         plies = 0
-        while not state.is_over() and plies < MAX_PLAYOUT_PLIES:  # the random playout
+        while not state.is_over() and plies < self.playout_plies:  # the random playout
+            if plies % PLAYOUT_CHECK == PLAYOUT_CHECK - 1 and deadline.expired():
+                break
             if state.current_player == CHANCE:
                 state.push_unchecked(state.sample_chance(rng))
             else:
