@@ -15,26 +15,10 @@ from bench.sparring.morris_peer import MorrisPeer
 from bench.sparring.uct import UCTPlayer
 from engine import GAME_IDS, get_game
 from engine.ai import Budget
+from test_ai import random_position as position
+from test_ai import view_of
 
 SHORT_PLAYOUTS = 12
-
-
-def position(game_id: str, seed: int, plies: int, options: dict | None = None):
-    """A position reached by random moves (chance from the game's seed), a player to move."""
-    state = get_game(game_id).new_state(options or {}, seed=seed)
-    rng = random.Random(seed)
-    while not state.is_over():
-        if state.is_chance_node():
-            state.push_unchecked(state.sample_chance())
-            continue
-        if state.ply >= plies:
-            break
-        state.push_unchecked(rng.choice(list(state.legal_moves())))
-    return state
-
-
-def view_of(state):
-    return state.view(state.current_player)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -14,7 +14,7 @@ import random
 from typing import Any, NamedTuple
 
 from engine.ai import Budget
-from engine.games.morris import ADJACENT, MILLS, POINT_NAMES
+from engine.games.morris import ADJACENT, MILLS, POINT_NAMES, closed_mill_mask
 
 from .deadline import Deadline
 
@@ -70,14 +70,6 @@ def read(position: dict[str, Any]) -> tuple[Position, Rules]:
     return Position((men[0], men[1]), (hand["white"], hand["black"]), turn, int(position.get("since_removal", 0))), rules
 
 
-def in_mill(men: int) -> int:
-    covered = 0
-    for line in LINES:
-        if men & line == line:
-            covered |= line
-    return covered
-
-
 def flies(pos: Position, side: int, rules: Rules) -> bool:
     return rules.flying and not pos.hand[side] and pos.men[side].bit_count() == 3
 
@@ -96,7 +88,7 @@ def moves(pos: Position, rules: Rules) -> list[tuple[int | None, int, int | None
         steps = [(p, q) for p in points(mine) for q in points(NEIGHBOURS[p] & empty)]
     removable = theirs
     if rules.protection:
-        removable = (theirs & ~in_mill(theirs)) or theirs
+        removable = (theirs & ~closed_mill_mask(theirs)) or theirs
     mills, quiet = [], []
     for source, target in steps:
         after = (mine if source is None else mine ^ BITS[source]) | BITS[target]
