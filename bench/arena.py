@@ -2,7 +2,8 @@
 
     python bench/arena.py GAME A B --games N --seed S [--seconds 0.2 | --nodes 5000] [-o name=value]
 
-A and B are levels (random, easy, medium, hard). Seats alternate from game to
+A and B are levels (random, easy, medium, hard) or sparring players from
+bench/sparring (uct for every game, peer for morris). Seats alternate from game to
 game (A plays the first player in even games, the second in odd ones; with more
 players A takes one seat in turn and B all the others), and each pair of games
 shares its seed, so both sides meet the same draws, rolls and deals. Prints wins,
@@ -31,6 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import get_game  # noqa: E402
 from engine.ai import LEVELS, Budget, get_player  # noqa: E402
+from bench.sparring import SPARRING, sparring_player  # noqa: E402
+
+PLAYERS = LEVELS + tuple(SPARRING)
+
+
+def make_player(game_id: str, name: str, seed: int):
+    """A level of engine/ai or a sparring player: both answer `choose(view, budget)`."""
+    return sparring_player(game_id, name, seed) if name in SPARRING else get_player(game_id, name, seed=seed)
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -52,8 +61,8 @@ def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str,
     state = game.new_state(options, seed=seed)
     players = state.players
     a_name = players[a_seat]
-    ai_a = get_player(game_id, level_a, seed=player_seed)
-    ai_b = get_player(game_id, level_b, seed=player_seed + 1)
+    ai_a = make_player(game_id, level_a, player_seed)
+    ai_b = make_player(game_id, level_b, player_seed + 1)
     opening_rng = random.Random(f"opening/{seed}")
     decisions = 0
     while not state.is_over() and state.ply < max_plies:
@@ -98,8 +107,8 @@ def _indexed_game(game_id: str, options: dict, n_players: int, seed: int, level_
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("a", choices=LEVELS)
-    parser.add_argument("b", choices=LEVELS)
+    parser.add_argument("a", choices=PLAYERS)
+    parser.add_argument("b", choices=PLAYERS)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget per move (default 1 s)")

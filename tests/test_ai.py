@@ -206,6 +206,79 @@ def test_morris_late_move_reductions_search_less_and_keep_the_win() -> None:
     assert str(result.move).startswith("g4-g1x")
 
 
+@pytest.mark.parametrize("options", [{}, {"flying": True}, {"mill_protection": True, "flying": True}])
+def test_morris_mill_moves_are_exactly_the_legal_removals(options: dict) -> None:
+    from engine.ai.games.morris import mill_moves
+    checked = 0
+    for seed in range(30):
+        state = random_position("morris", seed, 10 + seed * 2, options)
+        if state.is_over():
+            continue
+        removals = {m for m in state.legal_moves() if m.take is not None}
+        assert sorted(map(str, mill_moves(state))) == sorted(map(str, removals))
+        checked += bool(removals)
+    assert checked >= 5
+
+
+def test_morris_quiescence_plays_out_the_removal_waiting_at_a_leaf() -> None:
+    # Both hands empty, white can close a1-a4-a7 now (d7-a7): the leaf is worth more than its static
+    # value (a bonus for the threat, less than the piece it takes); a quiet leaf, or any leaf while
+    # placing, is worth its static value.
+    from engine.ai.alphabeta import QUIESCENCE_PLIES, AlphaBeta, WIN
+    from engine.ai.games.morris import MorrisKnowledge, evaluate
+    search = AlphaBeta(MorrisKnowledge(quiescence=True))
+    clock = Clock(Budget.of_nodes(100_000))
+    threat = morris_position(["a1", "a4", "d7", "d2"], ["g7", "f6", "b6", "e4"], "white", {"white": 0, "black": 0})
+    leaf = search._quiesce(threat.copy(), -WIN, WIN, clock, 1, QUIESCENCE_PLIES)
+    assert leaf > evaluate(threat)
+    quiet = morris_position(["a1", "d2", "d7"], ["g7", "b6", "e4"], "white", {"white": 0, "black": 0})
+    placing = morris_position(["a1", "a4", "d2"], ["g7", "f6", "b6"], "white", {"white": 6, "black": 6})
+    for state in (quiet, placing):
+        assert search._quiesce(state.copy(), -WIN, WIN, clock, 1, QUIESCENCE_PLIES) == evaluate(state)
+
+
+def test_morris_aspiration_windows_find_the_same_move_and_value() -> None:
+    from engine.ai.alphabeta import AlphaBeta
+    from engine.ai.games.morris import MorrisKnowledge
+    for white, black, hands in ((["a1", "a4", "d2", "f4", "g7"], ["g1", "g4", "b6", "d6", "e3"], 4),
+                                (["a1", "a4", "b6", "d1", "g4"], ["g7", "f6", "e5"], 0)):
+        state = morris_position(white, black, "white", {"white": hands, "black": hands})
+        results = []
+        for aspiration in (None, 35.0):
+            search = AlphaBeta(MorrisKnowledge(), max_depth=5, aspiration=aspiration)
+            results.append(search.search(state.copy(), Clock(Budget.of_nodes(10_000_000)), random.Random(0)))
+        assert (results[0].move, results[0].value) == (results[1].move, results[1].value)
+
+
+def test_morris_hard_counts_the_mills_nobody_can_stop() -> None:
+    # The way hard lost to the classical peer (bench/sparring): black's mill c5-d5-e5, d5 free to step to
+    # d6 and back with no white piece next to d5 to fill it, a removal every second move. A white piece
+    # on d6 ends it.
+    from engine.ai.games.morris import FULL, HARD_WEIGHTS, Weights, evaluate, reopening_mills
+    white = ["b6", "c4", "c3", "d3", "e3", "e4", "d2", "g1"]
+    black = ["a7", "c5", "d5", "e5", "a4", "b4", "f4", "d1"]
+    for extra, expected in (("a1", 1), ("d6", 0)):
+        state = morris_position(white + [extra], black, "white", {"white": 0, "black": 0})
+        men = state.men
+        empty = FULL ^ (men[0] | men[1])
+        assert reopening_mills(men[1], men[0], empty) == expected and reopening_mills(men[0], men[1], empty) == 0
+        blind = Weights(**{**vars(HARD_WEIGHTS), "reopening_mill": 0})
+        assert evaluate(state, blind) - evaluate(state, HARD_WEIGHTS) == pytest.approx(
+            expected * HARD_WEIGHTS.reopening_mill)
+
+
+def test_morris_hard_fears_being_shut_in_before_the_hands_are_empty() -> None:
+    # Still placing (one piece each in hand), white has one free step left: a side with fewer than
+    # CRAMPED_BELOW pays for each missing step more than the one before.
+    from engine.ai.games.morris import CRAMPED_BELOW, HARD_WEIGHTS, Weights, evaluate
+    state = morris_position(["a1", "d1", "g1", "a4", "b4", "g4", "d2"],
+                            ["a7", "d7", "g7", "b6", "f6", "c4", "f4", "b2", "f2"], "white", {"white": 1, "black": 0})
+    blind = Weights(**{**vars(HARD_WEIGHTS), "cramped": 0})
+    steps = 1  # a4, b4, g1... shut in; only d2-d3 (or a placement) frees one
+    assert evaluate(state, blind) - evaluate(state, HARD_WEIGHTS) >= HARD_WEIGHTS.cramped * (
+        (CRAMPED_BELOW - steps) ** 2 - CRAMPED_BELOW ** 2 // 4)
+
+
 # ----- three-stones -----------------------------------------------------------------------------
 def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,
                           in_hand: dict | None = None):

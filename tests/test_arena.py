@@ -32,3 +32,13 @@ def test_arena_reports_and_keeps_the_lost_games(tmp_path: Path, capsys) -> None:
             state.push(state.parse_move(move))
         assert state.is_over()
         assert state.players[game["a_seat"]] not in state.outcome().winners
+
+
+def test_arena_plays_a_level_against_the_sparring_players(capsys) -> None:
+    arena = _arena()
+    arena.main(["morris", "hard", "peer", "--games", "2", "--seed", "2", "--seconds", "0", "--nodes", "200", "--quiet"])
+    arena.main(["sage-stones", "uct", "medium", "--games", "2", "--seed", "2", "--seconds", "0", "--nodes", "20",
+                "--quiet"])
+    out = capsys.readouterr().out
+    assert "morris  hard vs peer: 2 games" in out and "sage-stones  uct vs medium: 2 games" in out
+    assert out.count("2 different games") == 2

@@ -4,8 +4,11 @@ Iterative deepening, principal-variation search, a transposition table keyed by
 the game's hash, move ordering (table move, killer moves, history counts, then
 the game's own static order) and, where the game asks for it, late-move
 reductions: quiet moves far down the order are searched a ply shallower first
-and searched again at full depth only when they surprise. The game supplies a `NegamaxKnowledge`:
-terminal values, an evaluation, ordered moves and a position key.
+and searched again at full depth only when they surprise. Optionally, a
+quiescence step (the leaves play on through the game's noisy moves, captures,
+until the position is quiet) and aspiration windows (each iteration first
+searched in a window around the last one's value). The game supplies a
+`NegamaxKnowledge`: terminal values, an evaluation, ordered moves and a position key.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ WIN = 1_000_000.0
 """A won position is worth WIN minus the plies to the win: faster wins score higher."""
 WON = WIN - 10_000  # anything above this is a proven win
 EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_LIMIT = 400_000
+TABLE_LIMIT = 400_000  # entries kept between moves by default (the table is cleared beyond this)
+QUIESCENCE_PLIES = 6  # a quiescence line plays at most this many noisy moves: captures answered by captures
 
 
 class NegamaxKnowledge(Protocol):
@@ -36,8 +40,9 @@ class NegamaxKnowledge(Protocol):
         """A hash of the position (board, side to move, everything the value depends on)."""
 
     # Optional: `path_dependent(state) -> bool` (see AlphaBeta.path_dependent),
-    # `leaf_value(state) -> (value, count)` (see AlphaBeta.leaf_value) and
-    # `reducible(state, move) -> bool` (see AlphaBeta.reduce_after).
+    # `leaf_value(state) -> (value, count)` (see AlphaBeta.leaf_value),
+    # `reducible(state, move) -> bool` (see AlphaBeta.reduce_after) and
+    # `noisy_moves(state) -> list` (see AlphaBeta.noisy_moves).
 
 
 class SearchResult:
@@ -51,10 +56,20 @@ class AlphaBeta:
     """Negamax with iterative deepening; reuse one instance per player to keep its table warm."""
 
     def __init__(self, knowledge: NegamaxKnowledge, max_depth: int = 64, use_table: bool = True,
-                 reduce_after: int | None = None) -> None:
+                 reduce_after: int | None = None, aspiration: float | None = None,
+                 table_limit: int = TABLE_LIMIT) -> None:
         self.k = knowledge
         self.max_depth = max_depth
         self.use_table = use_table
+        self.table_limit = table_limit
+        # Aspiration windows: from depth 3 on, an iteration is first searched between the last
+        # iteration's value ± `aspiration`; a value outside that window is searched again in full.
+        # None: every iteration searches the full window.
+        self.aspiration = aspiration
+        # Optional knowledge hook: noisy_moves(state) -> the moves that change the material now
+        # (captures). With it, a leaf is not judged while a capture is pending: the side to move may
+        # stand on the evaluation or play a noisy move, to QUIESCENCE_PLIES deep.
+        self.noisy_moves = getattr(knowledge, "noisy_moves", None)
         # Late-move reductions: at depth 3 or more, the moves after the first `reduce_after` that the
         # knowledge calls reducible (quiet: no capture, no block) get a null-window search one ply
         # shallower; only a move that beats alpha there is searched again at full depth. The plies
@@ -76,7 +91,7 @@ class AlphaBeta:
 
     def search(self, state: Any, clock: Clock, rng: random.Random) -> SearchResult:
         """The best move for the side to move in `state` (a private copy: the search pushes and pops it)."""
-        if len(self.table) > TABLE_LIMIT:
+        if len(self.table) > self.table_limit:
             self.table.clear()
         self.history.clear()
         self.tainted = False
@@ -99,7 +114,7 @@ class AlphaBeta:
             return SearchResult(root[0], value, 1, (root[0],), True)
         for depth in range(1, self.max_depth + 1):
             try:
-                value, move = self._root(state, root, depth, clock)
+                value, move = self._iteration(state, root, depth, clock, best.value)
             except _Partial as partial:
                 if partial.move is not None:
                     best = SearchResult(partial.move, partial.value, depth, (partial.move,), False)
@@ -111,8 +126,18 @@ class AlphaBeta:
                 break  # a forced result is known: deeper search will not change it
         return best
 
-    def _root(self, state: Any, moves: list[Any], depth: int, clock: Clock) -> tuple[float, Any]:
-        alpha, beta = -WIN - 1, WIN + 1
+    def _iteration(self, state: Any, moves: list[Any], depth: int, clock: Clock, last: float) -> tuple[float, Any]:
+        """One iteration of the deepening: in the aspiration window around `last` first, if there is one."""
+        window = self.aspiration
+        if window is not None and depth >= 3 and abs(last) < WON:
+            alpha, beta = last - window, last + window
+            value, move = self._root(state, moves, depth, clock, alpha, beta)
+            if alpha < value < beta:
+                return value, move
+        return self._root(state, moves, depth, clock)
+
+    def _root(self, state: Any, moves: list[Any], depth: int, clock: Clock,
+              alpha: float = -WIN - 1, beta: float = WIN + 1) -> tuple[float, Any]:
         best_move = None
         for i, move in enumerate(moves):
             try:
@@ -126,6 +151,8 @@ class AlphaBeta:
                 raise _Partial(best_move, alpha) from None
             if value > alpha or best_move is None:
                 alpha, best_move = max(alpha, value), move
+                if alpha >= beta:
+                    break  # failed high in an aspiration window: the caller searches again in full
         return alpha, best_move
 
     def _negamax(self, state: Any, move: Any, depth: int, alpha: float, beta: float, clock: Clock, ply: int = 1) -> float:
@@ -145,6 +172,8 @@ class AlphaBeta:
                 self.tainted = True
             return terminal
         if depth <= 0:
+            if self.noisy_moves is not None:
+                return self._quiesce(state, alpha, beta, clock, ply, QUIESCENCE_PLIES)
             return k.evaluate(state)
         if depth == 1 and self.leaf_value is not None:
             value, count = self.leaf_value(state)
@@ -206,6 +235,30 @@ class AlphaBeta:
             flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
             stored = best + ply if best > WON else best - ply if best < -WON else best
             self.table[key] = (-1 if tainted else depth, flag, stored, best_move)  # -1: for ordering only
+        return best
+
+    def _quiesce(self, state: Any, alpha: float, beta: float, clock: Clock, ply: int, plies_left: int) -> float:
+        """The value of a leaf once the noisy moves are played out (the side to move may stand pat)."""
+        stand = self.k.evaluate(state)
+        if stand >= beta or plies_left == 0:
+            return stand
+        best = stand
+        alpha = max(alpha, stand)
+        for move in self.noisy_moves(state):
+            state.push_unchecked(move)
+            try:
+                clock.tick()
+                terminal = self.k.terminal(state, ply + 1)
+                value = -(terminal if terminal is not None
+                          else self._quiesce(state, -beta, -alpha, clock, ply + 1, plies_left - 1))
+            finally:
+                state.pop()
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
         return best
 
     def _ordered(self, state: Any, table_move: Any, ply: int) -> list[Any]:

@@ -18,6 +18,10 @@ Factory = Callable[[int], Player]
 
 # Morris hard: quiet moves after the first three are searched a ply shallower first (late-move reductions).
 MORRIS_REDUCE_AFTER = 3
+# Morris hard: each iteration first searched within a third of a piece of the last one's value.
+MORRIS_ASPIRATION = 35.0
+# Morris hard keeps more of its table between moves: the placing's positions recur move after move.
+MORRIS_TABLE_LIMIT = 1_000_000
 
 
 def _morris() -> dict[str, Factory]:
@@ -34,9 +38,10 @@ def _morris() -> dict[str, Factory]:
         return AlphaBetaPlayer("morris", seed, "medium", k, max_depth=2, win_chance=k.win_chance)
 
     def hard(seed: int) -> Player:
-        k = m.MorrisKnowledge(m.HARD_WEIGHTS)
+        k = m.MorrisKnowledge(m.HARD_WEIGHTS, quiescence=True)
         return AlphaBetaPlayer("morris", seed, "hard", k, max_depth=40, win_chance=k.win_chance,
-                               reduce_after=MORRIS_REDUCE_AFTER)
+                               reduce_after=MORRIS_REDUCE_AFTER, aspiration=MORRIS_ASPIRATION,
+                               table_limit=MORRIS_TABLE_LIMIT)
 
     return {"easy": easy, "medium": medium, "hard": hard}
 

@@ -13,7 +13,7 @@ import random
 from typing import Any, Callable, Sequence
 
 from ..core import CHANCE
-from .alphabeta import WON, AlphaBeta, NegamaxKnowledge
+from .alphabeta import TABLE_LIMIT, WON, AlphaBeta, NegamaxKnowledge
 from .base import Analysis, Clock, OutOfBudget, Player, legal_moves, logistic
 from .expectimax import Expectimax, Vector
 
@@ -97,10 +97,12 @@ class AlphaBetaPlayer(Player):
 
     def __init__(self, game_id: str, seed: int, level: str, knowledge: NegamaxKnowledge, max_depth: int,
                  win_chance: WinChance | None = None, margin_of: Callable[[float], float] | None = None,
-                 blunder: float = 0.0, reduce_after: int | None = None) -> None:
+                 blunder: float = 0.0, reduce_after: int | None = None, aspiration: float | None = None,
+                 table_limit: int = TABLE_LIMIT) -> None:
         super().__init__(game_id, seed)
         self.level = level
-        self.search = AlphaBeta(knowledge, max_depth=max_depth, reduce_after=reduce_after)
+        self.search = AlphaBeta(knowledge, max_depth=max_depth, reduce_after=reduce_after, aspiration=aspiration,
+                                table_limit=table_limit)
         self.win_chance = win_chance or (lambda v: logistic(v / 200))
         self.margin_of = margin_of
         self.blunder = blunder

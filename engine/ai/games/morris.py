@@ -13,7 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...games.morris import BIT, FULL, MILL_MASKS, MILL_MASKS_THROUGH, NEIGHBOUR_MASK, MorrisState, points_of
+from ...games.morris import (
+    BIT, FULL, MILL_MASKS, MILL_MASKS_THROUGH, NEIGHBOUR_MASK, SIDES, MorrisState, make_move, points_of,
+)
 from ..alphabeta import WIN
 
 # ----- Zobrist hashing: one random 64-bit word per (colour, point), side to move and hand size --
@@ -42,16 +44,26 @@ class Weights:
     """Evaluation weights, in hundredths of a piece."""
 
     def __init__(self, piece: float = 100, mill: float = 12, mobility: float = 3, to_move_threat: float = 85,
-                 running_mill: float = 0.0, blocked: float = 0.0) -> None:
+                 running_mill: float = 0.0, blocked: float = 0.0, reopening_mill: float = 0.0,
+                 cramped: float = 0.0) -> None:
         self.piece, self.mill, self.mobility = piece, mill, mobility
         self.to_move_threat, self.running_mill, self.blocked = to_move_threat, running_mill, blocked
+        self.reopening_mill, self.cramped = reopening_mill, cramped
 
 
 MEDIUM_WEIGHTS = Weights()
-HARD_WEIGHTS = Weights(running_mill=40, blocked=20)
+HARD_WEIGHTS = Weights(running_mill=40, blocked=20, reopening_mill=60, cramped=15)
+CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut in: each missing one costs more
 # Blocked pieces: hard's lost games against medium were all placings where it won a piece and
 # ended the placing with seven of its nine shut in (the count as mobility alone is worth a third
 # of a piece there); with a fifth of a piece per blocked piece it lost 0 of 100 at 1 s (was 1).
+# Reopening mills: every game hard lost to the classical peer (bench/sparring) at 0.5 s went the same
+# way, the peer stepping a piece out of a mill and back in, a removal every second move, where hard had
+# no piece next to the gap to fill it; at 60 (a bit over half a piece) hard keeps its pieces next to
+# the other side's mills and builds such mills itself.
+# Cramped: a side with few free steps, while placing too, pays (CRAMPED_BELOW - steps)² times 15 (2.4
+# pieces with none): hard's other losses to the peer were placings that left it four or five steps,
+# blocked a few moves into the moving phase, past the search's horizon.
 # Tried and dropped (self-play against the medium player, 40 games a setting): open mills, threat
 # counts, double threats, fork points and a threat quiescence search did no better than this
 # plainer evaluation searched as deep.
@@ -97,6 +109,20 @@ def running_mills(men: int, empty: int) -> int:
     return count
 
 
+def reopening_mills(men: int, theirs: int, empty: int) -> int:
+    """Closed mills with a piece that can step out and back in next move: no piece of the other side
+    stands next to the point it leaves, so nothing can fill the gap (a removal every second move)."""
+    count = 0
+    for mask in MILL_MASKS:
+        if men & mask != mask:
+            continue
+        for p in points_of(mask):
+            if NEIGHBOUR_MASK[p] & empty and not NEIGHBOUR_MASK[p] & theirs:
+                count += 1
+                break
+    return count
+
+
 def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     """The position for the side to move, in hundredths of a piece: material (board and hand),
     closed mills, mobility and blocked pieces (also while placing: who gets shut in is decided
@@ -112,6 +138,8 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     their_mills, _, their_mobility, their_blocked = _side_features(
         them, me, empty, hand[1 - t], flying and not hand[1 - t] and them.bit_count() == 3)
     value += weights.mill * (my_mills - their_mills) + weights.mobility * (my_mobility - their_mobility)
+    if weights.cramped:
+        value -= weights.cramped * (max(0, CRAMPED_BELOW - my_mobility) ** 2 - max(0, CRAMPED_BELOW - their_mobility) ** 2)
     value -= weights.blocked * (my_blocked - their_blocked)
     if my_threat:
         value += weights.to_move_threat
@@ -120,6 +148,11 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
             value += weights.running_mill * running_mills(me, empty)
         if not hand[1 - t]:
             value -= weights.running_mill * running_mills(them, empty)
+    if weights.reopening_mill and not hand[0] and not hand[1]:  # while placing, a gap can be filled from the hand
+        if not (flying and them.bit_count() == 3):
+            value += weights.reopening_mill * reopening_mills(me, them, empty)
+        if not (flying and me.bit_count() == 3):
+            value -= weights.reopening_mill * reopening_mills(them, me, empty)
     return value
 
 
@@ -167,11 +200,45 @@ def ordered_moves(state: MorrisState) -> list[Any]:
     return [m for _, m in scored]
 
 
+def mill_moves(state: MorrisState) -> list[Any]:
+    """The moves that close a mill now, each with every removal it allows: the noisy moves of quiescence.
+
+    Found from the open mills (two pieces and an empty third point) instead of the whole move list: most
+    leaves have none, and then this costs one pass over the sixteen lines."""
+    t = state.turn
+    me, them = state.men[t], state.men[1 - t]
+    steps = set()
+    for mask in MILL_MASKS:
+        mine = me & mask
+        if them & mask or mine == mask or not (mine and mine & (mine - 1)):
+            continue
+        gap = (mask ^ mine).bit_length() - 1
+        if state.hand[t]:
+            steps.add((None, gap))
+            continue
+        flies = state.options.flying and me.bit_count() == 3
+        for source in points_of((me if flies else NEIGHBOUR_MASK[gap] & me) & ~mask):
+            steps.add((source, gap))
+    if not steps:
+        return []
+    takes = state.removable(SIDES[1 - t])
+    return [make_move(source, target, take) for source, target in sorted(steps, key=str) for take in takes]
+
+
 class MorrisKnowledge:
     """The NegamaxKnowledge of morris (see engine.ai.alphabeta)."""
 
-    def __init__(self, weights: Weights = HARD_WEIGHTS) -> None:
+    def __init__(self, weights: Weights = HARD_WEIGHTS, quiescence: bool = False) -> None:
         self.weights = weights
+        if quiescence:
+            self.noisy_moves = self.moving_mills  # the alpha-beta search looks for this hook
+
+    @staticmethod
+    def moving_mills(state: MorrisState) -> list[Any]:
+        """The noisy moves once both hands are empty. While placing, the evaluation's bonus for a mill
+        ready to close stands for the removal: playing them out there cost two to three times the
+        nodes of a depth-5 search (a ply less in the placing) for no better play."""
+        return [] if state.hand[0] or state.hand[1] else mill_moves(state)
 
     def terminal(self, state: MorrisState, ply: int) -> float | None:
         return terminal(state, ply)
