@@ -13,8 +13,8 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError, option,
-    outcome_by_score, require_cells, shown,
+    CHANCE, Game, IllegalMoveError, Outcome, PositionError, RuleOptions, State, Termination,
+    UnreachablePositionError, option, outcome_by_score, require_cells, shown,
 )
 
 WHITE, BLACK, CLEAR = "white", "black", "clear"
@@ -262,7 +262,7 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
     def _game_outcome(self) -> Outcome | None:
         if self.stones_left and any(self.board[p] is None for p in POCKETS):
             return None
-        return outcome_by_score(self.scores(), "the last stone is played")
+        return outcome_by_score(self.scores(), "the last stone is played", Termination.BOARD_FILLED)
 
     def scores(self) -> dict[str, int]:
         return dict(self.points)

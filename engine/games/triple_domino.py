@@ -104,7 +104,7 @@ from bisect import insort
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..core import (
-    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, option,
+    CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, Termination, option,
     outcome_by_score, shown,
 )
 from ..core.state import TIME_FORFEIT
@@ -768,7 +768,8 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
     def _game_outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        return outcome_by_score(self.scores(), self.result or "game over")
+        ended = Termination.SOLITAIRE_OVER if self.is_solitaire else Termination.TARGET_SCORE
+        return outcome_by_score(self.scores(), self.result or "game over", ended)
 
     def scores(self) -> dict[str, int]:
         return dict(zip(self._players, self.points))
