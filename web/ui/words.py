@@ -25,18 +25,11 @@ ENDINGS: dict[Termination, str] = {  # {loser}: the one player who did not win (
     Termination.SOLITAIRE_OVER: "no tile can be laid or drawn",
 }
 
-REFUSALS: dict[str, str] = {  # an error's rule → the page's first words (the engine's reason follows)
-    FLAG_FALLEN: "Out of time",
-    "clock": "The clock",
+REFUSALS: dict[str, str] = {  # an error's rule → the page's first words, where "Not allowed" would mislead
     "turn": "Not your turn",
-    "game over": "The game is over",
-    "view": "This is an earlier position",
-    "undo": "Nothing to undo",
-    "redo": "Nothing to redo",
-    "hint": "No hint here",
-    "stale": "That answer came too late",
+    "ai": "The computer could not answer",
 }
-REFUSED = "Not allowed"  # the first words for a rule without words of its own: the reason says the rest
+REFUSED = "Not allowed"  # the first words for any other rule: the engine's reason says the rest
 
 
 def name_of(player: str) -> str:
