@@ -376,12 +376,14 @@ class Page:
             self.start_game()
 
     def on_change(self, event: Any) -> None:
-        from ui.scan import FILE_INPUTS
-
         target = event.target
-        if target.id in FILE_INPUTS:
-            self.scan.photo_chosen(target)
-        elif target.id == "import-file":
+        if self.screen == "scan":
+            from ui.scan import FILE_INPUTS  # loaded with the scan screen: only there can a photo be chosen
+
+            if target.id in FILE_INPUTS:
+                self.scan.photo_chosen(target)
+                return
+        if target.id == "import-file":
             files = target.files
             if files.length:
                 asyncio.ensure_future(self.import_file(files.item(0)))
