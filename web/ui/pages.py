@@ -31,6 +31,7 @@ MATCH_CUSTOM = "custom"  # the seats chosen one by one
 SEAT_WORDS = {HUMAN: "a person"}  # the seat menu's words (the levels' come from SEAT_KINDS)
 
 
+# ----- set-up --------------------------------------------------------------------------
 def option_label(name: str) -> str:
     """An option's name as a label: "no_removal_draw" → "No removal draw"."""
     return name.replace("_", " ").capitalize()
