@@ -7,7 +7,7 @@ fresh browser profile (nothing cached) until the home screen is drawn by
 Python; warm start = the same profile opening the page again (HTTP cache and
 service worker). Bare Pyodide is a page that only loads Pyodide from the same
 built folder and runs one line of Python. Each figure is the median of `--runs`
-runs; the ratios are app / bare. Target: cold start within 1.3× bare.
+runs; the ratios are app / bare. Target: cold start within 1.15× bare.
 
 AI latency: positions from seeded random play in every game, each opened in
 the page (Import) with the side to move set to the hard computer with a
@@ -58,6 +58,7 @@ TIMEOUT_MS = 120_000
 AI_GAMES = ("morris", "three-stones", "rings", "sage-stones", "triple-domino")
 AI_PLIES = (3, 12, 24, 36, 50, 70)  # random play to about these plies gives the positions
 AI_TARGET = 1.10
+START_TARGET = 1.15  # cold start / bare Pyodide's: the first screen waits for nothing it does not show
 
 
 def site_with_bare_page(tmp: Path) -> Path:
@@ -286,7 +287,9 @@ def report_start(app_cold: list[float], app_warm: list[float], bare_cold: list[f
     print(f"{'app (PyScript)':<16}{med(app_cold):>8.2f}{med(app_warm):>8.2f}")
     print(f"{'bare Pyodide':<16}{med(bare_cold):>8.2f}{med(bare_warm):>8.2f}")
     print(f"{'ratio app/bare':<16}{med(app_cold) / med(bare_cold):>8.2f}{med(app_warm) / med(bare_warm):>8.2f}")
-    print(f"target: cold ratio ≤ 1.30 → {'met' if med(app_cold) / med(bare_cold) <= 1.3 else 'NOT met'}")
+    print("cold runs, app:", " ".join(f"{t:.2f}" for t in app_cold), "| bare:", " ".join(f"{t:.2f}" for t in bare_cold))
+    ratio = med(app_cold) / med(bare_cold)
+    print(f"target: cold ratio ≤ {START_TARGET:.2f} → {'met' if ratio <= START_TARGET else 'NOT met'}")
 
 
 def play_options(words: list[str]) -> dict[str, dict]:

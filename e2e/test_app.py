@@ -24,6 +24,30 @@ def test_cold_start_home_lists_the_five_games(page, base_url, shot, console_erro
     assert not console_errors
 
 
+# What the first screen (the list of games) must not wait for: it shows no board, scan or computer player.
+NOT_FOR_THE_FIRST_SCREEN_FILES = {"ai-worker.js", "zoom.js"}
+NOT_FOR_THE_FIRST_SCREEN_MODULES = ("boards", "engine", "ui.pages", "ui.scan", "ui.session", "ui.think",
+                                    "controllers.page", "controllers.computer")
+
+
+def test_the_first_screen_waits_for_nothing_it_does_not_show(page, base_url) -> None:
+    """Issue 20, item 16: the home screen is drawn and ready before any board, engine, scan or worker module is
+    loaded (Python's own modules as imported then, the page's requests from the browser's resource timing)."""
+    open_app(page, base_url)
+    early = page.evaluate("""performance.getEntriesByType('resource')
+        .filter((e) => e.startTime < window.stonesReadyAt).map((e) => e.name.split('/').pop())""")
+    assert "engine.zip" in early  # the timing sees the start's own requests
+    assert not NOT_FOR_THE_FIRST_SCREEN_FILES & set(early), early
+    imported = page.evaluate("window.stonesStartModules") or []
+    assert "ui.home" in imported, "the page lists what its first screen imported"
+    assert not [m for m in imported if m.split(".")[0] == "boards" or m.startswith(NOT_FOR_THE_FIRST_SCREEN_MODULES)]
+    # the rest comes after: in the browser's idle time, and the zoom and the worker are asked for
+    page.wait_for_function("performance.getEntriesByType('resource').some((e) => e.name.endsWith('/zoom.js'))")
+    page.wait_for_function("window.stonesAI.status !== 'idle'")
+    page.click('[data-game="morris"]')
+    page.wait_for_selector("#setup")
+
+
 def test_setup_form_follows_the_options_schema(page, base_url, shot) -> None:
     open_app(page, base_url)
     page.click('[data-game="three-stones"]')

@@ -8,17 +8,19 @@ import random
 from typing import Any, Iterator
 
 import pytest
-from e2e_support import open_app
+from e2e_support import ROOT, open_app
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 FINGER = 44  # CSS px: the least a tap target may measure each way
+BUTTONS = "header button, #app button, #app summary, #app select"  # everything tapped that is not the board
 GAMES = ("three-stones", "morris", "rings", "sage-stones", "triple-domino")
 ZOOMED_BOARDS = ("three-stones", "rings", "triple-domino")  # too dense for 44 px at a phone's width: they zoom
 HUMAN_TURN = ("document.body.dataset.state === 'over' || "
               "!!document.querySelector('button[data-action=hint]:not([disabled])')")
 AI_TIMEOUT = 60_000  # ms: the computer's first reply may come while its worker starts
+SCAN_TIMEOUT = 90_000  # ms: the companion reads a photo in 2-5 s on two busy cores
 
 # every target's hit box on screen: a board location's hit area (or the element), a button, a menu's summary
 HIT_BOXES_JS = """(scope) => [...document.querySelectorAll(scope)].filter((e) => {
@@ -126,7 +128,7 @@ def test_the_page_holds_still_and_every_target_fits_a_finger(phone: Any, game: s
     shot(page, "played")
 
     # every button and menu on the screen is at least 44 × 44
-    assert not too_small(page, "header button, #app button, #app summary, #app select")
+    assert not too_small(page, BUTTONS)
     page.tap("#game-menu summary")
     assert not too_small(page, "#game-menu button")
     page.tap("#game-menu summary")
@@ -141,6 +143,26 @@ def test_the_page_holds_still_and_every_target_fits_a_finger(phone: Any, game: s
     assert not too_small(page, "#board [data-target]", board)
     # the page is no wider than the phone
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_every_button_of_every_screen_fits_a_finger(phone: Any) -> None:
+    """Home, set-up (every option shown), the scan screen and a game's history view: no button under 44 × 44."""
+    page = phone
+    assert not too_small(page, BUTTONS), "home"
+    page.tap('[data-game="sage-stones"]')
+    page.tap("#more-options summary")
+    assert page.is_visible("#seed")
+    assert not too_small(page, BUTTONS), "set-up"
+    page.tap("[data-action=home]")
+    page.tap("[data-action=scan]")
+    page.wait_for_selector("[data-action^=scan]")
+    assert not too_small(page, BUTTONS), "scan"
+    start(page, "morris")
+    tap_a_move(page, "morris", random.Random(1))
+    page.locator("#moves li button").nth(1).tap()
+    page.wait_for_selector("#board-area.past")
+    assert page.query_selector("#status button[data-action=continue]")
+    assert not too_small(page, BUTTONS), "history view"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -249,3 +271,46 @@ def test_the_move_list_reads_in_words(phone: Any) -> None:
     row = page.text_content("#moves li:nth-child(2)")
     assert f"White clear stone on {target}" in row and f"clear@{target}" in row
     assert not page.query_selector("#moves li:nth-child(2) .dot")  # no white dot beside a clear stone
+
+
+@pytest.fixture
+def phone_with_scanner(browser: Any) -> Iterator[Any]:
+    """A phone on the app as `./stones start` serves it: the photo API behind the page."""
+    from e2e_support import DIST, ensure_built, serving
+    from server.app import create_app
+    from vision.api import routes
+
+    ensure_built()
+    with serving(create_app(DIST, api_routes=routes)) as url:
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        open_app(page, url + "/")
+        yield page
+        context.close()
+
+
+def test_the_scanned_board_zooms_until_a_finger_fits(phone_with_scanner: Any) -> None:
+    """The rings photo's locations are far smaller than a finger on a phone: a tap zooms there, and then every
+    location in view, and every colour of its palette, is at least 44 × 44."""
+    page = phone_with_scanner
+    page.tap("button[data-action=scan]")
+    page.wait_for_selector('[data-companion="ready"]')
+    page.check('input[name="scan-game"][value="rings"]')
+    page.set_input_files("#scan-file", str(ROOT / "tests" / "vision" / "photos" / "rings_3000.jpg"))
+    page.wait_for_selector("#scan-overlay", timeout=SCAN_TIMEOUT)
+    photo = page.locator("#scan-overlay").bounding_box()
+    assert too_small(page, "#scan-overlay [data-cell]", photo), "at the fitted size no finger fits (else no zoom)"
+    assert page.get_attribute("#scan-overlay", "data-zoom-tap")
+    page.tap("#scan-overlay", position={"x": photo["width"] / 2, "y": min(photo["height"] / 2, 150)})
+    page.wait_for_selector("#scan-overlay.zoomed")
+    photo = page.locator("#scan-overlay").bounding_box()
+    in_view = page.evaluate(HIT_BOXES_JS, "#scan-overlay [data-cell]")
+    assert in_view and not too_small(page, "#scan-overlay [data-cell]", photo)
+    cell = page.eval_on_selector_all("#scan-overlay [data-cell]", """els => {  // one well inside the view
+        const box = document.querySelector('#scan-overlay').getBoundingClientRect();
+        const top = Math.max(box.top, 0) + 30, bottom = Math.min(box.bottom, innerHeight) - 30;
+        return els.map((e) => [e.dataset.cell, e.getBoundingClientRect()]).filter(([, r]) =>
+          r.x > box.x + 30 && r.right < box.right - 30 && r.y > top && r.bottom < bottom)[0][0]; }""")
+    page.tap(f'#scan-overlay [data-cell="{cell}"]')
+    page.wait_for_selector("#scan-palette")
+    assert not too_small(page, "#scan-palette [data-colour]")

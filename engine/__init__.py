@@ -10,12 +10,12 @@
 
 from .core import (
     CHANCE, Game, IllegalMoveError, OptionError, Outcome, PositionError, RecordError, State,
-    StonesError, UnreachablePositionError, dumps_record, load_record, perft, replay, save_record,
+    StonesError, Termination, UnreachablePositionError, dumps_record, load_record, perft, replay, save_record,
 )
 from .games import GAME_IDS, get_game, score_position
 
 __all__ = [
     "CHANCE", "GAME_IDS", "Game", "IllegalMoveError", "OptionError", "Outcome", "PositionError",
-    "RecordError", "State", "StonesError", "UnreachablePositionError", "dumps_record", "get_game",
+    "RecordError", "State", "StonesError", "Termination", "UnreachablePositionError", "dumps_record", "get_game",
     "load_record", "perft", "replay", "save_record", "score_position",
 ]

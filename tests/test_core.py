@@ -11,7 +11,7 @@ from engine import (
     GAME_IDS, IllegalMoveError, OptionError, PositionError, RecordError, StonesError, UnreachablePositionError,
     get_game, load_record, replay, save_record, score_position,
 )
-from engine.core import Outcome, outcome_by_score
+from engine.core import Outcome, Termination, outcome_by_score
 from engine.games import UnknownGameError
 
 from engine.cli import random_game
@@ -64,16 +64,27 @@ def test_options_schema_describes_every_option() -> None:
 
 
 def test_outcome_by_score_and_descriptions() -> None:
-    win = outcome_by_score({"white": 3, "black": 2}, "end")
-    assert win.winner == "white" and not win.is_draw
-    tie = outcome_by_score({"white": 3, "black": 3}, "end")
+    end = Termination.ALL_PASSED
+    win = outcome_by_score({"white": 3, "black": 2}, "end", end)
+    assert win.winner == "white" and not win.is_draw and win.termination is end
+    tie = outcome_by_score({"white": 3, "black": 3}, "end", end)
     assert tie.winner is None and tie.is_draw and tie.winners == ()
-    shared = outcome_by_score({"red": 3, "blue": 3, "green": 1}, "end")
+    shared = outcome_by_score({"red": 3, "blue": 3, "green": 1}, "end", end)
     assert shared.winners == ("red", "blue") and shared.is_draw and "draw between red and blue" in shared.describe()
-    alone = outcome_by_score({"p1": 57}, "solitaire over")  # one player ends, never draws
+    alone = outcome_by_score({"p1": 57}, "solitaire over", Termination.SOLITAIRE_OVER)  # one player ends, never draws
     assert alone.winner == "p1" and "p1 wins" in alone.describe()
     assert "white wins" in win.describe() and "draw" in tie.describe()
-    assert Outcome(("a",), {"a": 1}, "r").to_dict()["winner"] == "a"
+    made = Outcome(("a",), {"a": 1}, "r", termination=Termination.BLOCKED).to_dict()
+    assert made["winner"] == "a" and made["termination"] == "blocked"
+
+
+def test_an_outcome_says_why_it_ended_as_a_termination() -> None:
+    with pytest.raises(TypeError):
+        Outcome(("a",), {"a": 1}, "r")  # type: ignore[call-arg]  # no outcome without its termination
+    state = TS.new_state(seed=3)
+    state.start_clock({"white": 60.0, "black": 60.0})
+    state.push("time")
+    assert state.outcome().termination is Termination.TIME_FORFEIT
 
 
 def _finished_record(seed: int = 11) -> dict:

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from engine import GAME_IDS, get_game, load_record, save_record
+from engine import GAME_IDS, Termination, get_game, load_record, save_record
+from engine.cli import random_game
+from engine.core import TIME_FORFEIT
 
 # Option sets exercised per game (the defaults plus the variants most likely to break things).
 VARIANTS: dict[str, list[dict]] = {
@@ -182,3 +184,34 @@ def test_a_rewound_copy_never_disturbs_the_original(game_id: str, seed: int) -> 
             assert state.snapshot() == snapshots[ply], f"{game_id} {variant}: undo to ply {ply} disturbed by a copy"
             if ply:
                 state.pop()
+
+
+# Why each game may end (besides a fallen flag, which any game with a clock allows).
+TERMINATIONS: dict[str, set[Termination]] = {
+    "three-stones": {Termination.BOARD_FILLED},
+    "morris": {Termination.DOWN_TO_TWO, Termination.BLOCKED, Termination.THREEFOLD_REPETITION,
+               Termination.NO_REMOVAL_LIMIT},
+    "sage-stones": {Termination.LAST_STONE_PLACED},
+    "rings": {Termination.ALL_PASSED},
+    "triple-domino": {Termination.TARGET_SCORE, Termination.SOLITAIRE_OVER},
+}
+PLY_CAP = 3000  # a random game still going after this many plies loses on time (a morris without draw rules may not end)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(SETTINGS, max_examples=8)
+@given(seed=st.integers(0, 2**31), variant=st.integers(0, 2), flag_at=st.none() | st.integers(0, 60))
+def test_every_finished_game_says_why_it_ended(game_id: str, seed: int, variant: int, flag_at: int | None) -> None:
+    """Every way a game finishes gives an outcome with a `Termination` of that game (or a fallen flag)."""
+    state = get_game(game_id).new_state(VARIANTS[game_id][variant], seed=seed)
+    state.start_clock({player: 600.0 for player in state.players})
+    random_game(state, random.Random(seed), max_plies=PLY_CAP if flag_at is None else flag_at)
+    if not state.is_over():
+        state.push("time")
+    outcome = state.outcome()
+    assert outcome is not None and isinstance(outcome.termination, Termination)
+    assert outcome.termination in TERMINATIONS[game_id] | {Termination.TIME_FORFEIT}
+    assert (outcome.termination is Termination.TIME_FORFEIT) == (state.history[-1] is TIME_FORFEIT)
+    assert outcome.to_dict()["termination"] == outcome.termination.value
+    if outcome.termination is not Termination.TIME_FORFEIT:  # a record keeps no clock: only the rules' ends replay
+        assert load_record(json.loads(json.dumps(save_record(state)))).outcome() == outcome

@@ -1,9 +1,8 @@
 // Runs before Python starts. Once Python has drawn the first screen ("stones:ready", sent by
-// main.py) it registers the service worker that makes the app work offline and starts the
-// computer players' worker (ai.js) in the background: both wait so they never slow the start.
-// It also shows a readable message if Python fails to start.
+// main.py) it loads the boards' zoom and pan (zoom.js), registers the service worker that makes
+// the app work offline and starts the computer players' worker (ai.js) in the background: all
+// wait so they never slow the start. It also shows a readable message if Python fails to start.
 import "./ai.js";
-import "./zoom.js";
 
 const started = performance.now();
 window.stonesStartedAt = started;
@@ -18,6 +17,7 @@ function registerOffline() {
 }
 
 addEventListener("stones:ready", () => {
+  import("./zoom.js");
   registerOffline();
   const whenIdle = window.requestIdleCallback || ((task) => setTimeout(task, 300));
   whenIdle(() => window.stonesAI.start(), { timeout: 2000 });

@@ -13,6 +13,7 @@ AI can enumerate `chance_outcomes()` instead.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import math
 import random
@@ -28,8 +29,27 @@ if TYPE_CHECKING:
 CHANCE = "chance"
 """The pseudo-player who moves at a chance node (a draw or a roll)."""
 
+FLAG_FALLEN = "flag fallen"
+"""The `rule` of a move refused because its player's time ran out (the next move is `time`)."""
+
 M = TypeVar("M", bound=Hashable)
 O = TypeVar("O", bound=RuleOptions)
+
+
+class Termination(enum.Enum):
+    """Why a game ended, for programs (as python-chess's `Termination`): the page and other
+    callers decide by this, never by the words of `Outcome.reason`, which are for people."""
+
+    TIME_FORFEIT = "time-forfeit"  # a flag fell: the player to move ran out of time (any game with a clock)
+    BOARD_FILLED = "board-filled"  # three-stones: the last stone is played (pouch empty or every pocket full)
+    DOWN_TO_TWO = "down-to-two"  # morris: a player is left with two pieces
+    BLOCKED = "blocked"  # morris: the player to move cannot move
+    THREEFOLD_REPETITION = "threefold-repetition"  # morris: the same position for the third time
+    NO_REMOVAL_LIMIT = "no-removal-limit"  # morris: the set number of moves each without a removal
+    ALL_PASSED = "all-passed"  # rings: every player passed in turn
+    LAST_STONE_PLACED = "last-stone-placed"  # sage-stones: a player (or, playing for places, all) placed out
+    TARGET_SCORE = "target-score"  # triple-domino: a round ended with a player at the target score
+    SOLITAIRE_OVER = "solitaire-over"  # triple-domino alone: no tile can be laid or drawn
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +64,7 @@ class Outcome:
     scores: dict[str, int]
     reason: str
     places: tuple[str, ...] = ()
+    termination: Termination = dataclasses.field(kw_only=True)
 
     @property
     def winner(self) -> str | None:
@@ -56,7 +77,8 @@ class Outcome:
 
     def to_dict(self) -> dict[str, Any]:
         out = {"winners": list(self.winners), "winner": self.winner,
-               "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason}
+               "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason,
+               "termination": self.termination.value}
         if self.places:
             out["places"] = list(self.places)
         return out
@@ -73,13 +95,13 @@ class Outcome:
         return f"{head} ({self.reason}){places}; scores: {scores}"
 
 
-def outcome_by_score(scores: dict[str, int], reason: str) -> Outcome:
+def outcome_by_score(scores: dict[str, int], reason: str, termination: Termination) -> Outcome:
     """The usual end: the highest score wins; leaders who tie share the win, and when
     every player ties it is a draw (no winners), the convention of every game."""
     best = max(scores.values())
     winners = tuple(p for p, s in scores.items() if s == best)
     everyone_tied = len(scores) > 1 and len(winners) == len(scores)
-    return Outcome(() if everyone_tied else winners, dict(scores), reason)
+    return Outcome(() if everyone_tied else winners, dict(scores), reason, termination=termination)
 
 
 class TimeForfeit:
@@ -216,7 +238,8 @@ class State(ABC, Generic[M, O]):
     def outcome(self) -> Outcome | None:
         if self._flagged is not None:
             others = tuple(p for p in self.players if p != self._flagged)
-            return Outcome(others, self.scores(), f"{self._flagged} ran out of time")
+            return Outcome(others, self.scores(), f"{self._flagged} ran out of time",
+                           termination=Termination.TIME_FORFEIT)
         return self._game_outcome()
 
     def is_over(self) -> bool:
@@ -350,7 +373,7 @@ class State(ABC, Generic[M, O]):
                 raise IllegalMoveError(
                     f"{player} has only {self._clock[player]:.1f} s left, the move took {seconds:.1f} s:"
                     " the flag has fallen (play 'time')",
-                    rule="clock",
+                    rule=FLAG_FALLEN,
                 )
             self._clock[player] -= seconds
 

@@ -32,6 +32,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core import (
     POINT, TIME_FORFEIT, Game, Geometry, IllegalMoveError, Line, Location, Outcome, PositionError, RuleOptions, State,
+    Termination,
     UnreachablePositionError, option, require_cells, shown,
 )
 from ..core.geometry import rectangle
@@ -387,14 +388,18 @@ class MorrisState(State[Move, MorrisOptions]):
         t = self.turn
         for side in (t, 1 - t):
             if self.men[side].bit_count() + self.hand[side] <= 2:
-                return Outcome((SIDES[1 - side],), self.scores(), f"{SIDES[side]} is down to two pieces")
+                return Outcome((SIDES[1 - side],), self.scores(), f"{SIDES[side]} is down to two pieces",
+                               termination=Termination.DOWN_TO_TWO)
         if not self._can_move(t):
-            return Outcome((SIDES[1 - t],), self.scores(), f"{SIDES[t]} is blocked and cannot move")
+            return Outcome((SIDES[1 - t],), self.scores(), f"{SIDES[t]} is blocked and cannot move",
+                           termination=Termination.BLOCKED)
         if self.options.repetition_draw and self.seen[self.position_key] >= 3:
-            return Outcome((), self.scores(), "the same position stood for the third time")
+            return Outcome((), self.scores(), "the same position stood for the third time",
+                           termination=Termination.THREEFOLD_REPETITION)
         limit = self.options.no_removal_draw
         if limit and self.quiet >= 2 * limit:
-            return Outcome((), self.scores(), f"{limit} moves by each player without a removal")
+            return Outcome((), self.scores(), f"{limit} moves by each player without a removal",
+                           termination=Termination.NO_REMOVAL_LIMIT)
         return None
 
     def scores(self) -> dict[str, int]:

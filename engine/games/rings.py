@@ -40,8 +40,8 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..core import (
-    CHANCE, CROSSING, Circle, Game, Geometry, Location, IllegalMoveError, OptionError, Outcome, PositionError, RuleOptions, State, UnreachablePositionError,
-    option, outcome_by_score, require_cells, shown,
+    CHANCE, CROSSING, Circle, Game, Geometry, Location, IllegalMoveError, OptionError, Outcome, PositionError,
+    RuleOptions, State, Termination, UnreachablePositionError, option, outcome_by_score, require_cells, shown,
 )
 from ..core.geometry import hexagon
 
@@ -614,7 +614,7 @@ class RingsState(State[Move, RingsOptions]):
     def _game_outcome(self) -> Outcome | None:
         if self.passes < self.n:
             return None
-        return outcome_by_score(self.scores(), "every player passed in turn")
+        return outcome_by_score(self.scores(), "every player passed in turn", Termination.ALL_PASSED)
 
     def scores(self) -> dict[str, int]:
         return dict(zip(self.colours, self.held))

@@ -42,7 +42,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core import (
     CHANCE, POCKET, Game, Geometry, IllegalMoveError, Location, OptionError, Outcome, PositionError, RuleOptions,
-    State, UnreachablePositionError, option, require_cells, shown,
+    State, Termination, UnreachablePositionError, option, require_cells, shown,
 )
 from ..core.geometry import rectangle
 
@@ -518,11 +518,12 @@ class SageStonesState(State[Move, SageStonesOptions]):
         reason = (f"{colours[0]} placed its last stone" if len(colours) == 1
                   else f"{', '.join(colours)} placed their last stones in that order")
         if not self.options.play_for_places:
-            return Outcome((winner,), self.scores(), reason)
+            return Outcome((winner,), self.scores(), reason, termination=Termination.LAST_STONE_PLACED)
         places = self.places()
         if len(places) < len(self._players):
             return None
-        return Outcome((winner,), self.scores(), reason, places=tuple(places))
+        return Outcome((winner,), self.scores(), reason, places=tuple(places),
+                       termination=Termination.LAST_STONE_PLACED)
 
     def scores(self) -> dict[str, int]:
         """Per player: their stones on the board (all their colours)."""

@@ -14,6 +14,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core import (
     CHANCE, POCKET, Game, Geometry, IllegalMoveError, Location, Outcome, PositionError, RuleOptions, State,
+    Termination,
     UnreachablePositionError, option, outcome_by_score, require_cells, shown,
 )
 from ..core.geometry import octagon
@@ -273,7 +274,7 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
     def _game_outcome(self) -> Outcome | None:
         if self.stones_left and any(self.board[p] is None for p in POCKETS):
             return None
-        return outcome_by_score(self.scores(), "the last stone is played")
+        return outcome_by_score(self.scores(), "the last stone is played", Termination.BOARD_FILLED)
 
     def scores(self) -> dict[str, int]:
         return dict(self.points)

@@ -16,7 +16,7 @@ if str(WEB) not in sys.path:
 
 from engine import GAME_IDS, IllegalMoveError, OptionError, get_game  # noqa: E402
 from engine.ai import LEVELS  # noqa: E402
-from ui import catalogue, pages, think  # noqa: E402
+from ui import catalogue, home, pages, think  # noqa: E402
 from ui.session import (  # noqa: E402
     THINK_DEFAULT, Session, StaleAnswerError, check_think, restore, saved_json, seat_kinds,
 )
@@ -217,7 +217,7 @@ def test_home_from_the_built_catalogue_imports_no_game_module(tmp_path: Path, mo
     monkeypatch.setattr(catalogue, "CATALOGUE", built)
     for name in [m for m in sys.modules if m.startswith("engine.games.") and m != "engine.games"]:
         monkeypatch.delitem(sys.modules, name)
-    html = pages.home(None)
+    html = home.home(None)
     assert html.count('class="game-card"') == 5
     assert [m for m in sys.modules if m.startswith("engine.games.")] == []
     assert catalogue.games() == catalogue.describe_games()

@@ -24,7 +24,7 @@ from boards import board_for  # noqa: E402
 from boards.generic import GenericBoard  # noqa: E402
 from engine import IllegalMoveError, RecordError, get_game  # noqa: E402
 from engine.games import GAME_MODULES  # noqa: E402
-from ui import pages  # noqa: E402
+from ui import home, pages  # noqa: E402
 from ui.session import Session, restore, saved_json, seat_kinds  # noqa: E402
 
 
@@ -159,7 +159,7 @@ def test_generic_board_offers_every_legal_move() -> None:
 
 
 def test_home_lists_the_five_games() -> None:
-    html = pages.home(None)
+    html = home.home(None)
     assert html.count('class="game-card') == 5
     assert 'data-game="three-stones"' in html
 
@@ -168,9 +168,9 @@ def test_a_game_whose_module_fails_to_import_is_coming_soon(monkeypatch: pytest.
     import engine.games
 
     monkeypatch.setitem(engine.games.GAME_MODULES, "morris", "no_such_module_yet")
-    listed = {g["id"]: g for g in pages.games()}
+    listed = {g["id"]: g for g in home.games()}
     assert listed["morris"]["ready"] is False and listed["three-stones"]["ready"] is True
-    assert 'data-game="morris"' in pages.home(None) and "coming soon" in pages.home(None)
+    assert 'data-game="morris"' in home.home(None) and "coming soon" in home.home(None)
 
 
 def test_setup_form_has_a_field_per_option_and_reads_back() -> None:
@@ -200,7 +200,7 @@ def test_the_new_rule_options_are_checkboxes_on_the_setup_screen(game_id: str, o
 
 def test_every_ready_game_gets_its_own_board() -> None:
     """Each game draws with its own module: never the generic board a broken drawing would fall back to."""
-    for g in pages.games():
+    for g in home.games():
         if g["ready"]:
             game = get_game(g["id"])
             session = Session(game.new_state())

@@ -1,7 +1,7 @@
-"""The page's screens as HTML strings: home, game set-up, and the generic play screen.
+"""The page's screens as HTML strings: game set-up and the generic play screen (home: ui.home).
 
 Every game shares these; only the board, its side panel, its words for moves
-and its rules come from the game's module in `boards/`. No DOM here: main.py
+and its rules come from the game's module in `boards/`. No DOM here: the page
 puts the strings in place.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 from boards import board_for, esc
 from engine import CHANCE, OptionError, get_game
 
-from . import catalogue
-from .catalogue import title_of
+from .catalogue import summary_of
 from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
+from .words import ending, name_of
 
 PLAYERS_OPTION = "players"  # a game's player count: asked with the seats, not among the rule switches
 CHANCE_PROBE_PLIES = 12  # a seeded random opening this long shows whether a game (so set up) has chance
@@ -29,38 +29,6 @@ MATCHES = {  # "Who plays": the seats each choice gives (the first seat, then ev
 MATCH_DEFAULT = "medium"
 MATCH_CUSTOM = "custom"  # the seats chosen one by one
 SEAT_WORDS = {HUMAN: "a person"}  # the seat menu's words (the levels' come from SEAT_KINDS)
-
-
-def games() -> list[dict[str, Any]]:
-    """The five games (id, title, summary, ready): from the built catalogue, so no game module is imported."""
-    return catalogue.games()
-
-
-# ----- home ----------------------------------------------------------------------------
-def home(saved: dict[str, Any] | None = None) -> str:
-    cards = []
-    for g in games():
-        if g["ready"]:
-            summary = g["summary"]
-            cards.append(
-                f'<li><button type="button" class="game-card" data-action="pick" data-game="{g["id"]}">'
-                f'<span class="game-title">{esc(g["title"])}</span><span class="game-summary">{esc(summary)}</span>'
-                f'</button></li>')
-        else:
-            cards.append(
-                f'<li><div class="game-card soon" aria-disabled="true" data-game="{g["id"]}" title="{esc(g["why"])}">'
-                f'<span class="game-title">{esc(g["title"])}</span><span class="game-summary">coming soon</span>'
-                f'</div></li>')
-    resume = ""
-    if saved:
-        resume = (f'<p class="resume"><button type="button" class="primary" data-action="resume">'
-                  f'Continue your {esc(title_of(saved["game"]))} game ({saved["moves"]} moves)</button></p>')
-    return (f'<section class="home" aria-labelledby="home-title"><h2 id="home-title">Choose a game</h2>{resume}'
-            f'<ul class="game-list">{"".join(cards)}</ul>'
-            f'<p class="import-line">or <button type="button" class="link" data-action="import">open a saved game…</button></p>'
-            f'<p class="scan-line"><button type="button" data-action="scan">Scan a board</button> '
-            f'<span>photograph a real board: check what was read, score it or play on from it</span></p>'
-            f'</section>')
 
 
 # ----- set-up --------------------------------------------------------------------------
@@ -234,7 +202,7 @@ def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str] | 
     board = board_for(game)
     return (
         f'<section class="setup" aria-labelledby="setup-title"><h2 id="setup-title">{esc(info["title"])}</h2>'
-        f'<p class="setup-summary">{esc(catalogue.summary_of(info["rules"]))}</p>'
+        f'<p class="setup-summary">{esc(summary_of(info["rules"]))}</p>'
         f'<form id="setup" data-game="{game_id}" novalidate>'
         f'<div id="seats-wrap">{seats_fieldset(players, seats, kinds, count)}</div>'
         f'<details class="more-options" id="more-options"><summary>More options</summary>'
@@ -252,7 +220,7 @@ def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str] | 
 
 # ----- play ----------------------------------------------------------------------------
 def play_frame(session: Session, key_help: str) -> str:
-    """The play screen's fixed frame; main.py fills its parts."""
+    """The play screen's fixed frame; the page (controllers.page) fills its parts."""
     game = session.game
     keys = "Arrow keys move on the board, Enter or Space plays, U undoes, R redoes, H asks for a hint"
     if key_help:
@@ -288,10 +256,6 @@ AI_NOTES = {  # what the status line says while a computer player works, by the 
 }
 
 
-def name_of(player: str) -> str:
-    return player.capitalize()
-
-
 def status(session: Session, clock_now: dict[str, float] | None = None, ai_state: str = "ready") -> str:
     """The status bar: whose turn (or which earlier move is shown), the tally, what was rolled or drawn."""
     shown = session.shown_state()
@@ -304,7 +268,8 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
                 f'<button type="button" data-action="live" class="primary">Back to the game</button>'
                 f'<button type="button" data-action="continue">Continue from here</button></div>')
     elif outcome is not None:
-        turn = f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}">Game over: {esc(outcome.describe())}</p>'
+        turn = (f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}" '
+                f'data-termination="{outcome.termination.value}">Game over. {esc(ending(outcome))}</p>')
     elif shown.current_player == CHANCE:
         turn = '<p class="turn">Drawing…</p>'
     else:
@@ -416,9 +381,3 @@ def _move_item(ply: int, label: str, current: bool, text: str) -> str:
     cur = ' aria-current="step"' if current else ""
     return (f'<li{" class=current" if current else ""}><button type="button" data-action="view" data-ply="{ply}"'
             f'{cur} aria-label="{esc(text)}">{label}</button></li>')
-
-
-def message(kind: str, text: str) -> str:
-    if not text:
-        return ""
-    return f'<p class="msg msg-{esc(kind)}">{esc(text)}</p>'

@@ -451,7 +451,7 @@ def score_html(game: str, score: dict[str, Any]) -> str:
 
 # ----- the screen in the page ---------------------------------------------------------------------
 class ScanScreen:
-    """Drives the scan screen in the browser; `page` is main.py's Page (root, screen, session)."""
+    """Drives the scan screen in the browser; `page` is controllers.page.Page (root, screen, session)."""
 
     def __init__(self, page: Any) -> None:
         self.page = page
@@ -627,19 +627,13 @@ class ScanScreen:
 
     def play_on(self) -> None:
         """Continue the corrected position as a game: it becomes the saved game in progress."""
-        page = self.page
         try:
             session = self.reading.start_session(to_move=self._to_move())
         except StonesError as exc:
             self._redraw(("error", f"This position cannot start a game: {exc}"))
             return
         assumed = [assumption_sentence(text) for text in getattr(session.state, "assumed", None) or []]
-        page.bump()
-        page.session = session
-        page.msg = ("info", " ".join(["Playing on from the scanned board.", *assumed]))
-        page.save()
-        page.show_play()
-        page.schedule_ai()
+        self.page.play(session, " ".join(["Playing on from the scanned board.", *assumed]))
 
 
 def _js_options(options: dict[str, Any]) -> Any:

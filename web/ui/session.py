@@ -5,7 +5,7 @@ moves, viewing an earlier position, the chess clock, saving to and restoring
 from a record, and the requests for the computer players' worker (ui.think)
 with the checks that its answers still fit the game. Pure Python with no
 browser in it, so it is tested in CPython and in Pyodide alike; ui.pages draws
-it and main.py wires it to the DOM and the worker.
+it and controllers/ wire it to the DOM and the worker.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import random
 from bisect import insort
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
-from ...core import CHANCE, IllegalMoveError, Outcome, State, outcome_by_score, shown
+from ...core import CHANCE, IllegalMoveError, Outcome, State, Termination, outcome_by_score, shown
 from ...core.state import TIME_FORFEIT
 from .grid import CORNERS, LIMIT, NEIGHBOURS, ORIGIN, parse_position_name, position_name, triangle_coords, triangle_vertices
 from .moves import DRAW, PASS, Deal, Draw, Drawn, Lay, Move, Pass, parse_move
@@ -500,7 +500,8 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
     def _game_outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        return outcome_by_score(self.scores(), self.result or "game over")
+        ended = Termination.SOLITAIRE_OVER if self.is_solitaire else Termination.TARGET_SCORE
+        return outcome_by_score(self.scores(), self.result or "game over", ended)
 
     def scores(self) -> dict[str, int]:
         return dict(zip(self._players, self.points))

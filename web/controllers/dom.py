@@ -1,0 +1,44 @@
+"""The few helpers that touch the browser's page (PyScript, main thread)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyodide.ffi import create_once_callable, to_js
+from pyscript import document, window
+
+
+def el(element_id: str) -> Any:
+    return document.getElementById(element_id)
+
+
+def js_object(data: dict[str, Any]) -> Any:
+    return to_js(data, dict_converter=window.Object.fromEntries)
+
+
+def after_paint(callback: Any) -> None:
+    """Call `callback()` once the next frame is painted (a task after that frame's animation callbacks)."""
+    window.requestAnimationFrame(create_once_callable(
+        lambda *_: window.setTimeout(create_once_callable(callback), 0)))
+
+
+def next_frame(callback: Any) -> None:
+    """Call `callback()` in the next frame, before it is laid out and painted."""
+    window.requestAnimationFrame(create_once_callable(lambda *_: callback()))
+
+
+def scroll_to_current(moves: Any) -> None:
+    """Scroll the move list's own box (not the page) so that its current row shows."""
+    current = moves.querySelector("li.current") if moves else None
+    if not current:
+        return
+    top, bottom = current.offsetTop, current.offsetTop + current.offsetHeight
+    if top < moves.scrollTop:
+        moves.scrollTop = top
+    elif bottom > moves.scrollTop + moves.clientHeight:
+        moves.scrollTop = bottom - moves.clientHeight
+
+
+def focus_quietly(node: Any) -> None:
+    """Focus without scrolling the page (the page never moves by itself)."""
+    node.focus(js_object({"preventScroll": True}))

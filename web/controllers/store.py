@@ -1,0 +1,44 @@
+"""The game in progress, kept in the browser's storage after every move and restored on reload."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ui.session import Session
+
+STORE_KEY = "stones/current-game"
+
+
+class GameStore:
+    """One saved game in a Web Storage (`window.localStorage`, or any object with its three methods)."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    def has_game(self) -> bool:
+        return bool(self.storage.getItem(STORE_KEY))
+
+    def save(self, session: Session) -> str:
+        """Save the game; "" when saved, else why not (storage full or disabled: playing goes on)."""
+        from ui.session import saved_json  # here, not above: the first screen imports no engine (main.py)
+
+        try:
+            self.storage.setItem(STORE_KEY, saved_json(session))
+        except Exception as exc:  # the browser refused: say so, lose nothing on screen
+            return f"the game could not be saved in this browser ({exc})"
+        return ""
+
+    def restore(self) -> tuple[Session | None, str]:
+        """The saved game, or None and why it could not be restored (then it is forgotten)."""
+        from engine import StonesError
+        from ui.session import restore
+
+        text = self.storage.getItem(STORE_KEY)
+        if not text:
+            return None, ""
+        try:
+            return restore(text), ""
+        except StonesError as exc:
+            self.storage.removeItem(STORE_KEY)
+            return None, f"Your saved game could not be restored: {exc}"
