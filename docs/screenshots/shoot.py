@@ -96,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from vision.server import create_app
+    from server.app import create_app
 
     ensure_built()
     with sync_playwright() as playwright, serving(create_app(DIST)) as base:
