@@ -40,9 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "e2e"))
 
-from e2e_support import DIST, ensure_built, free_port  # noqa: E402
-from hostile import (connect, dribble, exchange, multipart, read_answer, request_head, seconds_until_closed,  # noqa: E402
-                     status_of, tiff_bomb, upload_head)
+from e2e_support import DIST, ensure_built, free_port  # noqa: E402  (e2e/ joins sys.path just above)
+from hostile import (  # noqa: E402  (as above)
+    connect, dribble, exchange, multipart, read_answer, request_head, seconds_until_closed, status_of, tiff_bomb,
+    upload_head)
 
 from server.limits import LIMITS  # noqa: E402
 

@@ -362,7 +362,7 @@ def harmonize(labels: list[str | None], conf: list[float], feats: np.ndarray,
     name (`join_lone_stones`), then the occupied cells are grouped by their colour and a group's
     odd ones out get the group's colour name."""
     labels, conf = join_lone_stones(labels, conf, feats)
-    occ = [i for i, l in enumerate(labels) if l is not None]
+    occ = [i for i, label in enumerate(labels) if label is not None]
     if len(occ) < 3:
         return labels, conf
     lab = _stone_colours(feats)

@@ -53,7 +53,7 @@ class SelectivePlayer(Player):
         if self.depth >= 2 and len(root) > 1:
             searched = []
             try:
-                for value, move in root[: self.width]:
+                for _value, move in root[: self.width]:
                     state.push_unchecked(move)
                     try:
                         if state.is_over():

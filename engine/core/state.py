@@ -33,7 +33,7 @@ FLAG_FALLEN = "flag fallen"
 """The `rule` of a move refused because its player's time ran out (the next move is `time`)."""
 
 M = TypeVar("M", bound=Hashable)
-O = TypeVar("O", bound=RuleOptions)
+Opts = TypeVar("Opts", bound=RuleOptions)
 
 
 class Termination(enum.Enum):
@@ -123,13 +123,13 @@ class TimeForfeit:
 TIME_FORFEIT = TimeForfeit()
 
 
-class State(ABC, Generic[M, O]):
+class State(ABC, Generic[M, Opts]):
     """One position of one game, with the history that led to it."""
 
     move_types: ClassVar[tuple[type, ...]]
     """The classes of this game's move objects: `push` takes one of these or notation text."""
 
-    def __init__(self, game: "Game", options: O, seed: int | None) -> None:
+    def __init__(self, game: "Game", options: Opts, seed: int | None) -> None:
         self.game = game
         self.options = options
         self.seed = seed
@@ -183,7 +183,7 @@ class State(ABC, Generic[M, O]):
     def render(self) -> str:
         """The board drawn as text, for the terminal."""
 
-    def copy(self) -> "State[M, O]":
+    def copy(self) -> "State[M, Opts]":
         """An independent state with the same position and history.
 
         A shallow clone is cheap (search copies states often); each game gives the
@@ -198,7 +198,7 @@ class State(ABC, Generic[M, O]):
         return clone
 
     @abstractmethod
-    def _copy_containers(self, clone: "State[M, O]") -> None:
+    def _copy_containers(self, clone: "State[M, Opts]") -> None:
         """Give `clone` its own copies of this game's mutable containers (board, hands, ...)."""
 
     def _check(self, move: M) -> None:
@@ -221,7 +221,7 @@ class State(ABC, Generic[M, O]):
         """Everything that makes this state what it is, comparable with ==; undo must restore it."""
         return (json.dumps(self.to_position(), sort_keys=True), self.moves_text(), self.clock, self._flagged)
 
-    def view(self, player: str) -> "State[M, O]":
+    def view(self, player: str) -> "State[M, Opts]":
         """What `player` may see: the default is everything (games of perfect information)."""
         return self.copy()
 

@@ -116,8 +116,8 @@ def _pine(column: int | None, rolled: int | None) -> str:
             x = PAD + (shown - S.FIRST_COLUMN) * CELL
             parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" '
                          f'rx="{CELL / 2 - 3}" class="{kind}" aria-hidden="true"/>')
-    for row, pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
-        _, y = centre_of(pocket)
+    for row, first_pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
+        _, y = centre_of(first_pocket)
         parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
     return "".join(parts)
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...layouts import Layout, get_layout
 from ..povscene import srgb_to_lin
-from .design import DRAWN, PAINTS, PAPERS, WOODS_DARK, WOODS_LIGHT, Design
+from .design import DRAWN, WOODS_DARK, WOODS_LIGHT, Design
 
 SENSOR_MM = 36.0      # the camera's sensor width spans the photo's long side (Blender's AUTO fit)
 FRAME_MARGIN = 0.03   # the whole board stays this share of the frame inside its edges
@@ -383,7 +383,7 @@ def props(design: Design, board: Board, colours: list[str], profile, rng: np.ran
     reach = float(np.linalg.norm(board.outline, axis=1).max())
     angles = rng.permutation(8)[:len(design.props)] * (2 * math.pi / 8) + rng.uniform(0, 0.5)
     for name, angle in zip(design.props, angles):
-        def at(size: float) -> tuple[float, float]:
+        def at(size: float, angle: float = angle) -> tuple[float, float]:  # this prop's angle, bound now
             d = reach + size + float(rng.uniform(1.0, 8.0))
             return d * math.cos(angle), d * math.sin(angle)
         turn = float(rng.uniform(0, 2 * math.pi))
