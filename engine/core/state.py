@@ -76,9 +76,14 @@ class Outcome:
         return len(self.winners) != 1
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"winners": list(self.winners), "winner": self.winner,
-               "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason,
-               "termination": self.termination.value}
+        out = {
+            "winners": list(self.winners),
+            "winner": self.winner,
+            "draw": self.is_draw,
+            "scores": dict(self.scores),
+            "reason": self.reason,
+            "termination": self.termination.value,
+        }
         if self.places:
             out["places"] = list(self.places)
         return out
@@ -238,8 +243,9 @@ class State(ABC, Generic[M, Opts]):
     def outcome(self) -> Outcome | None:
         if self._flagged is not None:
             others = tuple(p for p in self.players if p != self._flagged)
-            return Outcome(others, self.scores(), f"{self._flagged} ran out of time",
-                           termination=Termination.TIME_FORFEIT)
+            return Outcome(
+                others, self.scores(), f"{self._flagged} ran out of time", termination=Termination.TIME_FORFEIT
+            )
         return self._game_outcome()
 
     def is_over(self) -> bool:
@@ -252,7 +258,8 @@ class State(ABC, Generic[M, Opts]):
                 return move
             raise IllegalMoveError(
                 f"{shown(move)} is not a {self.game.id} move: give one of its moves or the move's notation",
-                rule="notation")
+                rule="notation",
+            )
         if move.strip().lower() == str(TIME_FORFEIT):
             return TIME_FORFEIT  # type: ignore[return-value]
         return self.parse_move(move)
