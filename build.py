@@ -87,8 +87,7 @@ def ensure_node_modules() -> None:
 # ----- zips -----------------------------------------------------------------------
 def python_sources(base: Path, exclude: set[str] = frozenset()) -> list[Path]:
     return sorted(
-        p for p in base.rglob("*.py")
-        if "__pycache__" not in p.parts and p.relative_to(base).as_posix() not in exclude
+        p for p in base.rglob("*.py") if "__pycache__" not in p.parts and p.relative_to(base).as_posix() not in exclude
     )
 
 
@@ -129,10 +128,14 @@ def draw_icon(size: int) -> bytes:
     wood_light, wood_dark, rim = (0.86, 0.64, 0.38), (0.74, 0.50, 0.27), (0.45, 0.27, 0.12)
     pocket = (0.42, 0.25, 0.10)
     stones = {  # grid offset → (base colour, opacity)
-        (-1, -1): ((0.96, 0.95, 0.91), 1.0), (0, -1): ((0.12, 0.12, 0.13), 1.0),
-        (1, -1): ((0.96, 0.95, 0.91), 1.0), (-1, 0): ((0.70, 0.86, 0.95), 0.55),
-        (1, 0): ((0.12, 0.12, 0.13), 1.0), (-1, 1): ((0.12, 0.12, 0.13), 1.0),
-        (1, 1): ((0.70, 0.86, 0.95), 0.55), (0, 1): ((0.96, 0.95, 0.91), 1.0),
+        (-1, -1): ((0.96, 0.95, 0.91), 1.0),
+        (0, -1): ((0.12, 0.12, 0.13), 1.0),
+        (1, -1): ((0.96, 0.95, 0.91), 1.0),
+        (-1, 0): ((0.70, 0.86, 0.95), 0.55),
+        (1, 0): ((0.12, 0.12, 0.13), 1.0),
+        (-1, 1): ((0.12, 0.12, 0.13), 1.0),
+        (1, 1): ((0.70, 0.86, 0.95), 0.55),
+        (0, 1): ((0.96, 0.95, 0.91), 1.0),
     }
     px = 1.0 / size
     apothem, step = 0.40, 0.2
@@ -173,7 +176,12 @@ def draw_icon(size: int) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 # ----- generated text files ---------------------------------------------------------
@@ -250,8 +258,9 @@ def collect(out: Path) -> dict[str, bytes]:
 
     files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
     ui_sources = python_sources(WEB, exclude={"main.py"})
-    files["ui.zip"] = make_zip([(p.relative_to(WEB).as_posix(), p) for p in ui_sources]
-                               + [("ui/catalogue.json", game_catalogue())])
+    files["ui.zip"] = make_zip(
+        [(p.relative_to(WEB).as_posix(), p) for p in ui_sources] + [("ui/catalogue.json", game_catalogue())]
+    )
 
     for path in sorted(WEB.iterdir()):
         if path.is_file() and (path.suffix != ".py" or path.name == "main.py"):
@@ -304,8 +313,10 @@ def check_no_remote_urls(files: dict[str, bytes]) -> list[str]:
         else:
             problems.append(f"{name}: {', '.join(sorted(u.decode(errors='replace') for u in urls))}")
     if vendor:
-        print(f"  note: vendor code holds {vendor} URL strings (CDN defaults and doc links); "
-              "none is fetched because pyscript.json names the local interpreter")
+        print(
+            f"  note: vendor code holds {vendor} URL strings (CDN defaults and doc links); "
+            "none is fetched because pyscript.json names the local interpreter"
+        )
     return problems
 
 
@@ -348,8 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"built {out}: {len(files)} files, {total / 1e6:.1f} MB ({gz / 1e6:.1f} MB compressed)")
     for name, data in sorted(files.items(), key=lambda kv: -len(kv[1]))[:6]:
         print(f"  {len(data) / 1e6:7.2f} MB  {name}")
-    print(f"  engine.zip {len(files['engine.zip']) / 1e3:.0f} kB, ui.zip {len(files['ui.zip']) / 1e3:.0f} kB; "
-          f"serve with: python -m server --dist {os.path.relpath(out)}")
+    print(
+        f"  engine.zip {len(files['engine.zip']) / 1e3:.0f} kB, ui.zip {len(files['ui.zip']) / 1e3:.0f} kB; "
+        f"serve with: python -m server --dist {os.path.relpath(out)}"
+    )
     return 0
 
 

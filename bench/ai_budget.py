@@ -26,8 +26,9 @@ from engine.ai import Budget, get_player  # noqa: E402
 TARGET_RATIO = 1.10
 
 
-def sample_positions(game_id: str, count: int, seed: int, options: dict | None = None,
-                     nodes: int = 2_000, max_plies: int = 5_000) -> list:
+def sample_positions(
+    game_id: str, count: int, seed: int, options: dict | None = None, nodes: int = 2_000, max_plies: int = 5_000
+) -> list:
     """`count` positions (a player to move) spread evenly over one medium-against-medium game
     (`nodes` per medium move, cut after `max_plies`)."""
     state = get_game(game_id).new_state(options or {}, seed=seed)
@@ -75,8 +76,11 @@ def main(argv: list[str] | None = None) -> int:
             ratio = max(spent) / seconds
             worst = max(worst, ratio)
             flag = "" if ratio <= TARGET_RATIO else " (over)"
-            print(f"| {game_id} | {seconds:g} s | {len(spent)} | {statistics.median(spent):.3f} |"
-                  f" {max(spent):.3f} | {ratio:.2f}{flag} |", flush=True)
+            print(
+                f"| {game_id} | {seconds:g} s | {len(spent)} | {statistics.median(spent):.3f} |"
+                f" {max(spent):.3f} | {ratio:.2f}{flag} |",
+                flush=True,
+            )
     print(f"largest ratio {worst:.2f} (target <= {TARGET_RATIO:.2f})")
     return 0 if worst <= TARGET_RATIO else 1
 

@@ -51,8 +51,11 @@ def fingerprint(positions: int, nodes: int, seed: int) -> None:
                 analysis = get_player(game_id, level, seed=seed + i).analyse(view, Budget.of_nodes(nodes))
                 chance = None if analysis.win_chance is None else round(analysis.win_chance, 6)
                 margin = None if analysis.margin is None else round(analysis.margin, 6)
-                print(f"{label} | ply {state.ply} | {level}: {analysis.move} nodes={analysis.nodes}"
-                      f" depth={analysis.depth} win={chance} margin={margin}", flush=True)
+                print(
+                    f"{label} | ply {state.ply} | {level}: {analysis.move} nodes={analysis.nodes}"
+                    f" depth={analysis.depth} win={chance} margin={margin}",
+                    flush=True,
+                )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -52,8 +52,19 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str, level_b: str,
-              budget: Budget, player_seed: int, stats: dict, max_plies: int, opening: int = 0) -> tuple[str, float, str, list[str]]:
+def play_game(
+    game_id: str,
+    options: dict,
+    seed: int,
+    a_seat: int,
+    level_a: str,
+    level_b: str,
+    budget: Budget,
+    player_seed: int,
+    stats: dict,
+    max_plies: int,
+    opening: int = 0,
+) -> tuple[str, float, str, list[str]]:
     """One game; returns ('win' | 'draw' | 'loss', A's score margin over the best other player, a hash
     of its moves (how many different games an arena played is worth knowing where nothing is left
     to chance but the players' seeds), and the moves themselves)."""
@@ -94,13 +105,34 @@ def play_game(game_id: str, options: dict, seed: int, a_seat: int, level_a: str,
     return ("win" if outcome.winners == (a_name,) else "loss"), margin, fingerprint, moves
 
 
-def _indexed_game(game_id: str, options: dict, n_players: int, seed: int, level_a: str, level_b: str,
-                  budget: Budget, max_plies: int, opening: int, index: int) -> tuple[str, float, str, dict, list[str]]:
+def _indexed_game(
+    game_id: str,
+    options: dict,
+    n_players: int,
+    seed: int,
+    level_a: str,
+    level_b: str,
+    budget: Budget,
+    max_plies: int,
+    opening: int,
+    index: int,
+) -> tuple[str, float, str, dict, list[str]]:
     """Game number `index` of an arena: its seat, chance seed and player seeds follow from the index alone."""
     stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
     game_seed = seed * 100_003 + index // n_players  # each seat rotation meets the same chance
-    result, margin, fingerprint, moves = play_game(game_id, options, game_seed, index % n_players, level_a, level_b,
-                                                   budget, seed * 1_000_003 + 2 * index, stats, max_plies, opening)
+    result, margin, fingerprint, moves = play_game(
+        game_id,
+        options,
+        game_seed,
+        index % n_players,
+        level_a,
+        level_b,
+        budget,
+        seed * 1_000_003 + 2 * index,
+        stats,
+        max_plies,
+        opening,
+    )
     return result, margin, fingerprint, stats, moves
 
 
@@ -115,12 +147,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=None, help="node budget per move (with --seconds 0: nodes only)")
     parser.add_argument("--max-plies", type=int, default=20_000)
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--opening", type=int, default=0,
-                        help="play this many random decisions first (varies games without chance; same for both seatings)")
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        help="play this many random decisions first (varies games without chance; same for both seatings)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side in worker processes")
-    parser.add_argument("--records", type=Path, default=None,
-                        help="append A's lost games to this file, one JSON line each (index, seat, seed, moves)")
+    parser.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        help="append A's lost games to this file, one JSON line each (index, seat, seed, moves)",
+    )
     args = parser.parse_args(argv)
     game = get_game(args.game)
     options = game.Options.parse_assignments(args.option).to_dict() if args.option else {}
@@ -131,17 +171,30 @@ def main(argv: list[str] | None = None) -> int:
     margins = []
     fingerprints: set[str] = set()
     started = time.perf_counter()
-    one_game = functools.partial(_indexed_game, args.game, options, n_players, args.seed, args.a, args.b,
-                                 budget, args.max_plies, args.opening)
+    one_game = functools.partial(
+        _indexed_game, args.game, options, n_players, args.seed, args.a, args.b, budget, args.max_plies, args.opening
+    )
     with concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
         games = (pool.map if pool is not None else map)(one_game, range(args.games))
         for index, (result, margin, fingerprint, game_stats, moves) in enumerate(games):
             fingerprints.add(fingerprint)
             if args.records is not None and result == "loss":
                 with args.records.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps({"game": args.game, "options": options, "index": index,
-                                          "a_seat": index % n_players, "a": args.a, "b": args.b,
-                                          "seed": args.seed, "moves": moves}) + "\n")
+                    out.write(
+                        json.dumps(
+                            {
+                                "game": args.game,
+                                "options": options,
+                                "index": index,
+                                "a_seat": index % n_players,
+                                "a": args.a,
+                                "b": args.b,
+                                "seed": args.seed,
+                                "moves": moves,
+                            }
+                        )
+                        + "\n"
+                    )
             for side in "ab":
                 stats[side]["moves"] += game_stats[side]["moves"]
                 stats[side]["time"] += game_stats[side]["time"]
@@ -149,8 +202,11 @@ def main(argv: list[str] | None = None) -> int:
             results[result] += 1
             margins.append(margin)
             if not args.quiet:
-                print(f"game {index + 1}: A seat {index % n_players + 1} {result} (margin {margin:+g});"
-                      f" W/D/L {results['win']}/{results['draw']}/{results['loss']}", flush=True)
+                print(
+                    f"game {index + 1}: A seat {index % n_players + 1} {result} (margin {margin:+g});"
+                    f" W/D/L {results['win']}/{results['draw']}/{results['loss']}",
+                    flush=True,
+                )
     elapsed = time.perf_counter() - started
     decided = results["win"] + results["loss"]
     low, high = wilson(results["win"], decided)
@@ -159,20 +215,30 @@ def main(argv: list[str] | None = None) -> int:
     opts = " ".join(f"-o {w}" for w in args.option)
     budget_text = (f"{args.seconds:g} s" if args.seconds else "") + (f" {args.nodes} nodes" if args.nodes else "")
     opening = f", {args.opening} random opening moves" if args.opening else ""
-    print(f"{args.game} {opts} {args.a} vs {args.b}: {args.games} games, budget {budget_text.strip()} per move{opening}")
-    print(f"  A ({args.a}) wins {results['win']}, draws {results['draw']}, losses {results['loss']};"
-          f" {len(fingerprints)} different games")
-    print(f"  A win rate among decided games {100 * rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
-          f" score rate {100 * (results['win'] + results['draw'] / 2) / args.games:.1f}%,"
-          f" mean margin {mean_margin:+.2f}")
+    print(
+        f"{args.game} {opts} {args.a} vs {args.b}: {args.games} games, budget {budget_text.strip()} per move{opening}"
+    )
+    print(
+        f"  A ({args.a}) wins {results['win']}, draws {results['draw']}, losses {results['loss']};"
+        f" {len(fingerprints)} different games"
+    )
+    print(
+        f"  A win rate among decided games {100 * rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
+        f" score rate {100 * (results['win'] + results['draw'] / 2) / args.games:.1f}%,"
+        f" mean margin {mean_margin:+.2f}"
+    )
     for side, level in (("a", args.a), ("b", args.b)):
         s = stats[side]
         mean = s["time"] / s["moves"] if s["moves"] else 0.0
-        print(f"  {level} ({side.upper()}): {s['moves']} moves, mean {1000 * mean:.1f} ms/move, max {1000 * s['max']:.0f} ms")
+        print(
+            f"  {level} ({side.upper()}): {s['moves']} moves, mean {1000 * mean:.1f} ms/move, max {1000 * s['max']:.0f} ms"
+        )
     print(f"  {elapsed:.0f} s in all")
-    print(f"| {args.game} | {args.a} vs {args.b} | {budget_text.strip()} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
-          f" {100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}%) | {mean_margin:+.1f} |"
-          f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms |")
+    print(
+        f"| {args.game} | {args.a} vs {args.b} | {budget_text.strip()} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
+        f" {100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}%) | {mean_margin:+.1f} |"
+        f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms |"
+    )
     return 0
 
 

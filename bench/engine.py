@@ -43,7 +43,9 @@ def sample_states(game_id: str, count: int = 60) -> list:
         state = game.new_state(seed=len(states))
         stop = rng.randrange(0, 80)
         while state.ply < stop and not state.is_over():
-            state.push_unchecked(state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves())))
+            state.push_unchecked(
+                state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves()))
+            )
         if not state.is_over():
             states.append(state)
     return states

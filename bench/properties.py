@@ -78,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
             if failure:
                 failed[game_id] = failure
                 print(f"{game_id}: FAILED in a round of {games}\n{failure}", flush=True)
-            print(f"{time.perf_counter() - started:7.0f} s  {game_id}: {played[game_id]} random games,"
-                  f" {games / spent:.1f} per CPU second", flush=True)
+            print(
+                f"{time.perf_counter() - started:7.0f} s  {game_id}: {played[game_id]} random games,"
+                f" {games / spent:.1f} per CPU second",
+                flush=True,
+            )
     print("\n| game | random games | failures | CPU seconds | games per CPU second |\n|---|---|---|---|---|")
     for game_id in args.games:
         rate = played[game_id] / seconds[game_id] if seconds[game_id] else 0.0

@@ -40,9 +40,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "e2e"))
 
-from e2e_support import DIST, ensure_built, free_port  # noqa: E402
-from hostile import (connect, dribble, exchange, multipart, read_answer, request_head, seconds_until_closed,  # noqa: E402
-                     status_of, tiff_bomb, upload_head)
+from e2e_support import DIST, ensure_built, free_port  # noqa: E402  (e2e/ joins sys.path just above)
+from hostile import (  # noqa: E402  (as above)
+    connect,
+    dribble,
+    exchange,
+    multipart,
+    read_answer,
+    request_head,
+    seconds_until_closed,
+    status_of,
+    tiff_bomb,
+    upload_head,
+)
 
 from server.limits import LIMITS  # noqa: E402
 
@@ -87,13 +97,19 @@ class Memory:
 
 
 def start_server(port: int) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--dist", str(DIST)], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), "--dist", str(DIST)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if status_of(exchange(port, request_head(port, "GET", "/api/read", {"Connection": "close"}),
-                                  timeout=5)) == 200:
+            if (
+                status_of(exchange(port, request_head(port, "GET", "/api/read", {"Connection": "close"}), timeout=5))
+                == 200
+            ):
                 return process
         except OSError:
             pass
@@ -102,17 +118,24 @@ def start_server(port: int) -> subprocess.Popen:
     raise SystemExit("python -m server did not start")
 
 
-def upload(port: int, photo: bytes, game: str, source: str, headers: dict[str, str] | None = None,
-           host: str | None = None) -> int:
+def upload(
+    port: int, photo: bytes, game: str, source: str, headers: dict[str, str] | None = None, host: str | None = None
+) -> int:
     body, content_type = multipart({"game": game}, {"image": ("photo.jpg", photo)})
-    head = request_head(port, "POST", "/api/read", {"Content-Type": content_type, "Content-Length": str(len(body)),
-                                                    "Connection": "close", **(headers or {})}, host)
+    head = request_head(
+        port,
+        "POST",
+        "/api/read",
+        {"Content-Type": content_type, "Content-Length": str(len(body)), "Connection": "close", **(headers or {})},
+        host,
+    )
     return status_of(exchange(port, head + body, source, timeout=ANSWER_SECONDS))
 
 
 def blank_photo() -> bytes:
     import cv2
     import numpy as np
+
     ok, data = cv2.imencode(".jpg", np.full((3000, 4000, 3), 128, np.uint8))
     assert ok
     return data.tobytes()
@@ -122,9 +145,9 @@ def png_bomb() -> bytes:
     """A PNG header declaring 30000 x 30000 pixels."""
     import struct
     import zlib
+
     ihdr = struct.pack(">IIBBBBB", 30000, 30000, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
-            + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)))
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
 
 
 # ----- hostile clients: each returns (status of the answer or 0, seconds the connection was open) --------------
@@ -140,6 +163,7 @@ def closed_on(sock: socket.socket, started: float, send: Callable[[], None] | No
         sock.settimeout(HOSTILE_SECONDS)
         answers.append(read_answer(sock))
         closed.set()
+
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     if send is not None:
@@ -155,6 +179,7 @@ def bomb_upload(data: bytes, name: str) -> Callable[[int, str], Outcome]:
         with connect(port, source, HOSTILE_SECONDS) as sock:
             sock.sendall(upload_head(port, len(body), content_type) + body)
             return closed_on(sock, started)
+
     return run
 
 
@@ -178,6 +203,7 @@ def slow_head(port: int, source: str) -> Outcome:
                 except OSError:
                     return
                 time.sleep(2.0)
+
         outcome = closed_on(sock, started, send)
         done.set()
         return outcome
@@ -206,12 +232,14 @@ STALLED_PAYLOAD = b"\xff" * 19_000_000
 def stalled_19mb(port: int, source: str) -> Outcome:
     started = time.monotonic()
     with connect(port, source, HOSTILE_SECONDS) as sock:
+
         def send() -> None:
             sock.settimeout(15)
             try:
                 sock.sendall(upload_head(port, 19_500_000, "image/jpeg") + STALLED_PAYLOAD)
             except OSError:  # the server is not reading it (yet): stalled all the same
                 pass
+
         return closed_on(sock, started, send)
 
 
@@ -221,6 +249,7 @@ def foreign(headers: dict[str, str] | None = None, host: str | None = None) -> C
     def run(port: int, source: str) -> Outcome:
         started = time.monotonic()
         return upload(port, photo, "morris", source, headers, host), time.monotonic() - started
+
     return run
 
 
@@ -245,9 +274,12 @@ def concurrent_uploads(port: int, memory: Memory, count: int, photo: bytes, game
         statuses = list(pool.map(lambda n: upload(port, photo, game, f"127.0.3.{n + 1}"), range(count)))
     took = time.monotonic() - started
     answered = Counter(statuses)
-    print(f"1. {count} concurrent uploads ({game} photo, {len(photo) // 1000} kB), each from its own address: "
-          f"answers {dict(answered)}, {'no error' if answered == {200: count} else 'ERRORS'}; "
-          f"{took:.0f} s in all; memory peak {memory.peak:.0f} MB", flush=True)
+    print(
+        f"1. {count} concurrent uploads ({game} photo, {len(photo) // 1000} kB), each from its own address: "
+        f"answers {dict(answered)}, {'no error' if answered == {200: count} else 'ERRORS'}; "
+        f"{took:.0f} s in all; memory peak {memory.peak:.0f} MB",
+        flush=True,
+    )
 
 
 def uploads_in_a_row(port: int, memory: Memory, count: int) -> None:
@@ -261,10 +293,13 @@ def uploads_in_a_row(port: int, memory: Memory, count: int) -> None:
         if (n + 1) % 50 == 0 or n + 1 == count:
             after.append(memory.now())
     took = time.monotonic() - started
-    print(f"2. {count} uploads in a row (4000x3000 JPEG, {len(photo) // 1000} kB, decoded then refused as blank): "
-          f"answers {dict(statuses)}, {took / count:.2f} s each; memory after each 50: "
-          f"{', '.join(f'{m:.0f}' for m in after)} MB (growth {after[-1] - after[0]:+.0f} MB), "
-          f"peak {memory.peak:.0f} MB", flush=True)
+    print(
+        f"2. {count} uploads in a row (4000x3000 JPEG, {len(photo) // 1000} kB, decoded then refused as blank): "
+        f"answers {dict(statuses)}, {took / count:.2f} s each; memory after each 50: "
+        f"{', '.join(f'{m:.0f}' for m in after)} MB (growth {after[-1] - after[0]:+.0f} MB), "
+        f"peak {memory.peak:.0f} MB",
+        flush=True,
+    )
 
 
 def under_attack(port: int, memory: Memory, each: int, photo: bytes, game: str, spread: bool) -> None:
@@ -272,23 +307,30 @@ def under_attack(port: int, memory: Memory, each: int, photo: bytes, game: str, 
     memory.reset_peak()
     jobs = [(kind, n) for n in range(each) for kind in HOSTILE]
     with ThreadPoolExecutor(len(jobs) + 1) as pool:
-        futures = {job: pool.submit(HOSTILE[job[0]], port, f"127.0.4.{index + 1}" if spread else "127.0.4.1")
-                   for index, job in enumerate(jobs)}
+        futures = {
+            job: pool.submit(HOSTILE[job[0]], port, f"127.0.4.{index + 1}" if spread else "127.0.4.1")
+            for index, job in enumerate(jobs)
+        }
         time.sleep(1.0)  # the attack is under way
         good_started = time.monotonic()
         good_status = pool.submit(upload, port, photo, game, "127.0.5.1").result()
         good_took = time.monotonic() - good_started
         outcomes = {job: future.result() for job, future in futures.items()}
     origin = "each from its own address" if spread else "all from one address"
-    print(f"{'3b' if spread else '3a'}. {each} of each hostile kind at once ({len(jobs)} connections, {origin}):",
-          flush=True)
+    print(
+        f"{'3b' if spread else '3a'}. {each} of each hostile kind at once ({len(jobs)} connections, {origin}):",
+        flush=True,
+    )
     for kind in HOSTILE:
         results = [outcomes[(kind, n)] for n in range(each)]
         statuses = Counter(status for status, _ in results)
         seconds = [took for _, took in results]
         still_open = sum(took >= HOSTILE_SECONDS for took in seconds)
-        print(f"   {kind:<33} answers {dict(statuses)}; open {statistics.median(seconds):.1f} s median, "
-              f"{max(seconds):.1f} s max{f', {still_open} still open at the end' if still_open else ''}", flush=True)
+        print(
+            f"   {kind:<33} answers {dict(statuses)}; open {statistics.median(seconds):.1f} s median, "
+            f"{max(seconds):.1f} s max{f', {still_open} still open at the end' if still_open else ''}",
+            flush=True,
+        )
     print(f"   a well-behaved upload from another address meanwhile: {good_status} after {good_took:.0f} s", flush=True)
     verdict = "under" if memory.peak < MEMORY_TARGET_MB else "OVER"
     print(f"   memory peak {memory.peak:.0f} MB ({verdict} the {MEMORY_TARGET_MB} MB target)", flush=True)

@@ -45,11 +45,31 @@ def other_game(game: str) -> str:
     return GAMES[(GAMES.index(game) + 1) % len(GAMES)]
 
 
-def run(dirs: list[Path], games: list[str], verbose: bool = True, by: str | None = None,
-        refusals: bool = False, where: tuple[str, ...] = ()) -> dict:
-    per = defaultdict(lambda: {"cells": 0, "right": 0, "boards": 0, "boards_right": 0, "secs": [], "cpu": [], "refused": [],
-                               "wrong": [], "sure": 0, "sure_wrong": 0, "wrong_unflagged": [], "refusal_secs": [],
-                               "accepted_as_other": []})
+def run(
+    dirs: list[Path],
+    games: list[str],
+    verbose: bool = True,
+    by: str | None = None,
+    refusals: bool = False,
+    where: tuple[str, ...] = (),
+) -> dict:
+    per = defaultdict(
+        lambda: {
+            "cells": 0,
+            "right": 0,
+            "boards": 0,
+            "boards_right": 0,
+            "secs": [],
+            "cpu": [],
+            "refused": [],
+            "wrong": [],
+            "sure": 0,
+            "sure_wrong": 0,
+            "wrong_unflagged": [],
+            "refusal_secs": [],
+            "accepted_as_other": [],
+        }
+    )
     for d in dirs:
         for jf in sorted(d.glob("*.json")):
             meta = json.loads(jf.read_text())
@@ -122,11 +142,19 @@ def main(argv=None) -> int:
     ap.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     ap.add_argument("--json", type=Path)
     ap.add_argument("--by", metavar="KEY", help="also split the numbers by this design parameter (render.design)")
-    ap.add_argument("--models", type=Path, help="read with the forests in this folder (e.g. one trained --without a design)")
-    ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
-                    help="only photos whose design has this value (the held-out family of a design-held-out split)")
-    ap.add_argument("--refusals", action="store_true",
-                    help="also ask for each photo as another game and time the refusal")
+    ap.add_argument(
+        "--models", type=Path, help="read with the forests in this folder (e.g. one trained --without a design)"
+    )
+    ap.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="only photos whose design has this value (the held-out family of a design-held-out split)",
+    )
+    ap.add_argument(
+        "--refusals", action="store_true", help="also ask for each photo as another game and time the refusal"
+    )
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args(argv)
     if not a.dirs and not (ROOT / "bench/out/photos").is_dir():
@@ -136,8 +164,11 @@ def main(argv=None) -> int:
         use_models(a.models)
     dirs = a.dirs or [p for p in (ROOT / "bench/out/photos", ROOT.parent / "shared/photos") if p.is_dir()]
     per = run(dirs, a.games, verbose=not a.quiet, by=a.by, refusals=a.refusals, where=tuple(a.where))
-    print(f"{'game [set]':44s} {'photos':>6s} {'cells right':>12s} {'boards right':>13s} {'median s':>9s} {'p90 s':>7s} "
-          f"{'cpu s':>6s} {'refused':>8s} {'sure wrong':>14s} {'unflagged':>9s}" + (f" {'refusal s':>9s} {'taken':>5s}" if a.refusals else ""))
+    print(
+        f"{'game [set]':44s} {'photos':>6s} {'cells right':>12s} {'boards right':>13s} {'median s':>9s} {'p90 s':>7s} "
+        f"{'cpu s':>6s} {'refused':>8s} {'sure wrong':>14s} {'unflagged':>9s}"
+        + (f" {'refusal s':>9s} {'taken':>5s}" if a.refusals else "")
+    )
     summary = {}
     for key in sorted(per):
         r = per[key]
@@ -148,23 +179,36 @@ def main(argv=None) -> int:
         boards_pct = 100.0 * r["boards_right"] / r["boards"]
         sure_wrong = f"{r['sure_wrong']}/{r['sure']}"
         wrong_boards = r["boards"] - r["boards_right"] - len(r["refused"])
-        line = (f"{key:44s} {r['boards']:6d} {cells_pct:11.2f}% {boards_pct:12.1f}% {med:9.2f} {p90:7.2f} "
-                f"{statistics.median(r['cpu']):6.2f} {len(r['refused']):8d} {sure_wrong:>14s} "
-                f"{len(r['wrong_unflagged']):>4d}/{wrong_boards:<4d}")
+        line = (
+            f"{key:44s} {r['boards']:6d} {cells_pct:11.2f}% {boards_pct:12.1f}% {med:9.2f} {p90:7.2f} "
+            f"{statistics.median(r['cpu']):6.2f} {len(r['refused']):8d} {sure_wrong:>14s} "
+            f"{len(r['wrong_unflagged']):>4d}/{wrong_boards:<4d}"
+        )
         if a.refusals:
             line += f" {statistics.median(r['refusal_secs']):9.2f} {len(r['accepted_as_other']):5d}"
         print(line)
-        summary[key] = {"photos": r["boards"], "cells_right_pct": round(cells_pct, 2),
-                        "boards_right_pct": round(boards_pct, 1), "median_seconds": round(med, 3),
-                        "p90_seconds": round(p90, 3),
-                        "median_cpu_seconds": round(statistics.median(r["cpu"]), 3), "refused": r["refused"], "wrong": r["wrong"],
-                        "sure_cells": r["sure"], "sure_cells_wrong": r["sure_wrong"],
-                        "wrong_boards_with_no_cell_flagged": r["wrong_unflagged"]}
+        summary[key] = {
+            "photos": r["boards"],
+            "cells_right_pct": round(cells_pct, 2),
+            "boards_right_pct": round(boards_pct, 1),
+            "median_seconds": round(med, 3),
+            "p90_seconds": round(p90, 3),
+            "median_cpu_seconds": round(statistics.median(r["cpu"]), 3),
+            "refused": r["refused"],
+            "wrong": r["wrong"],
+            "sure_cells": r["sure"],
+            "sure_cells_wrong": r["sure_wrong"],
+            "wrong_boards_with_no_cell_flagged": r["wrong_unflagged"],
+        }
         if a.refusals:
-            summary[key].update(median_refusal_seconds=round(statistics.median(r["refusal_secs"]), 3),
-                                accepted_as_another_game=r["accepted_as_other"])
-    print(f"sure wrong: cells read with confidence >= {CHECK_BELOW} that are wrong, of all such cells "
-          f"(target at most 1 in 500); unflagged: boards read wrong with no cell marked for checking, of the boards read wrong")
+            summary[key].update(
+                median_refusal_seconds=round(statistics.median(r["refusal_secs"]), 3),
+                accepted_as_another_game=r["accepted_as_other"],
+            )
+    print(
+        f"sure wrong: cells read with confidence >= {CHECK_BELOW} that are wrong, of all such cells "
+        f"(target at most 1 in 500); unflagged: boards read wrong with no cell marked for checking, of the boards read wrong"
+    )
     if a.json:
         a.json.write_text(json.dumps(summary, indent=1))
     return 0

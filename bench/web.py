@@ -84,7 +84,8 @@ def measure(playwright, url: str, tmp: Path) -> tuple[float, float]:
     """(cold, warm) seconds of one fresh browser profile."""
     profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
     context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
     try:
         cold = time_load(context, url)
         time.sleep(0.5)  # let the service worker finish installing and caching
@@ -116,8 +117,10 @@ def ai_positions(game_id: str, count: int, seconds: float) -> list[dict]:
 def ai_move_ms(page, record: dict) -> float:
     """Open the game in the page and wait for the computer's move: the page's own request-to-move time."""
     page.evaluate("window.stonesAIMoves.length = 0")
-    page.set_input_files("#import-file", files=[{"name": "position.json", "mimeType": "application/json",
-                                                 "buffer": json.dumps(record).encode()}])
+    page.set_input_files(
+        "#import-file",
+        files=[{"name": "position.json", "mimeType": "application/json", "buffer": json.dumps(record).encode()}],
+    )
     page.wait_for_function("window.stonesAIMoves.length", timeout=TIMEOUT_MS)
     return page.evaluate("window.stonesAIMoves[0].ms")
 
@@ -125,21 +128,22 @@ def ai_move_ms(page, record: dict) -> float:
 def measure_ai(playwright, url: str, tmp: Path, count: int, seconds: float) -> dict[str, list[float]]:
     profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
     context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
     try:
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
         page.wait_for_function("window.stonesAI.status === 'ready'", timeout=TIMEOUT_MS)
-        return {game: [ai_move_ms(page, record) for record in ai_positions(game, count, seconds)]
-                for game in AI_GAMES}
+        return {game: [ai_move_ms(page, record) for record in ai_positions(game, count, seconds)] for game in AI_GAMES}
     finally:
         context.close()
 
 
 # ----- whole games: the person clicks, the computer replies ----------------------------------------
-HUMAN_TURN = ("document.body.dataset.state === 'over' || "
-              "!!document.querySelector('button[data-action=hint]:not([disabled])')")
+HUMAN_TURN = (
+    "document.body.dataset.state === 'over' || !!document.querySelector('button[data-action=hint]:not([disabled])')"
+)
 CLICK_CLOCK = "addEventListener('click', () => { window.benchClickAt = performance.now(); }, true);"
 MORRIS_POINT = re.compile(r"[a-g][1-7]")
 
@@ -192,16 +196,19 @@ def click_move(page, game_id: str, move: str) -> None:
         page.click("#board [data-target=end]")
 
 
-def play_whole_game(page, url: str, game_id: str, options: dict, seed: int, seconds: float, pause: float,
-                    person: str) -> list[dict]:
+def play_whole_game(
+    page, url: str, game_id: str, options: dict, seed: int, seconds: float, pause: float, person: str
+) -> list[dict]:
     """One game in a fresh page; each reply with how long the player waited for it ("s") and whether
     it was the page's first ("first")."""
     from engine import load_record
 
     page.goto(url)
     page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-    page.evaluate("text => localStorage.setItem('stones/current-game', text)",
-                  json.dumps(whole_game_record(game_id, options, seed, seconds)))
+    page.evaluate(
+        "text => localStorage.setItem('stones/current-game', text)",
+        json.dumps(whole_game_record(game_id, options, seed, seconds)),
+    )
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
     turn_start = page.evaluate("window.stonesReadyAt")
@@ -210,12 +217,20 @@ def play_whole_game(page, url: str, game_id: str, options: dict, seed: int, seco
         page.wait_for_function(HUMAN_TURN, timeout=TIMEOUT_MS)
         page.wait_for_function("window.stonesAIMoves.every(m => m.painted_at)")
         drawn = page.evaluate("window.stonesAIMoves.slice()")
-        for answer in drawn[len(replies):]:
+        for answer in drawn[len(replies) :]:
             waited = (answer["painted_at"] - turn_start) / 1000  # until the frame with the move was painted
             before = (answer["asked_at"] - turn_start) / 1000  # the person's move drawn, the request made
-            replies.append({"s": waited, "first": not replies, "search_s": answer["search_s"], "ply": len(replies),
-                            "before": before, "after": waited - before - (answer["search_s"] or 0),
-                            "drawing": (answer["painted_at"] - answer["arrived_at"]) / 1000})
+            replies.append(
+                {
+                    "s": waited,
+                    "first": not replies,
+                    "search_s": answer["search_s"],
+                    "ply": len(replies),
+                    "before": before,
+                    "after": waited - before - (answer["search_s"] or 0),
+                    "drawing": (answer["painted_at"] - answer["arrived_at"]) / 1000,
+                }
+            )
             turn_start = answer["painted_at"]
         state = load_record(saved_record(page))
         if state.is_over():
@@ -225,27 +240,43 @@ def play_whole_game(page, url: str, game_id: str, options: dict, seed: int, seco
         turn_start = page.evaluate("window.benchClickAt")
 
 
-def measure_play(playwright, url: str, tmp: Path, games: int, seconds: float, pause: float,
-                 game_ids: list[str], person: str, options: dict[str, dict]) -> dict[str, list[dict]]:
+def measure_play(
+    playwright,
+    url: str,
+    tmp: Path,
+    games: int,
+    seconds: float,
+    pause: float,
+    game_ids: list[str],
+    person: str,
+    options: dict[str, dict],
+) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for game_id in game_ids:
         for seed in range(1, games + 1):
             profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
             context = playwright.chromium.launch_persistent_context(
-                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+            )
             context.add_init_script(CLICK_CLOCK)
             try:
-                replies = play_whole_game(context.new_page(), url, game_id, options.get(game_id, {}), seed, seconds,
-                                          pause, person)
+                replies = play_whole_game(
+                    context.new_page(), url, game_id, options.get(game_id, {}), seed, seconds, pause, person
+                )
             finally:
                 context.close()
             out.setdefault(game_id, []).extend(replies)
             slow = sorted(replies, key=lambda r: -r["s"])[:3]
-            print(f"  {game_id} game {seed}: {len(replies)} replies, slowest "
-                  + ", ".join(f"{r['s']:.2f} s (reply {r['ply'] + 1}: {r['before']:.2f} before the request, "
-                              f"{r['search_s']} in the worker, {r['after']:.2f} after it, of which "
-                              f"{r['drawing']:.2f} from the answer's arrival to the reply painted)" for r in slow),
-                  flush=True)
+            print(
+                f"  {game_id} game {seed}: {len(replies)} replies, slowest "
+                + ", ".join(
+                    f"{r['s']:.2f} s (reply {r['ply'] + 1}: {r['before']:.2f} before the request, "
+                    f"{r['search_s']} in the worker, {r['after']:.2f} after it, of which "
+                    f"{r['drawing']:.2f} from the answer's arrival to the reply painted)"
+                    for r in slow
+                ),
+                flush=True,
+            )
     return out
 
 
@@ -259,10 +290,14 @@ def report_play(replies: dict[str, list[dict]], seconds: float) -> None:
         top = max(rest + first)
         worst = max(worst, top / seconds)
         p90 = rest[min(len(rest) - 1, int(0.9 * len(rest)))]
-        print(f"{game:<16}{len(values):>8}{max(first, default=0):>7.2f}s{statistics.median(rest):>8.2f}s"
-              f"{p90:>7.2f}s{top:>7.2f}s{top / seconds:>12.2f}")
-    print(f"target: every reply within {AI_TARGET:.2f}× the budget → {'met' if worst <= AI_TARGET else 'NOT met'}"
-          f" (worst {worst:.2f}×)")
+        print(
+            f"{game:<16}{len(values):>8}{max(first, default=0):>7.2f}s{statistics.median(rest):>8.2f}s"
+            f"{p90:>7.2f}s{top:>7.2f}s{top / seconds:>12.2f}"
+        )
+    print(
+        f"target: every reply within {AI_TARGET:.2f}× the budget → {'met' if worst <= AI_TARGET else 'NOT met'}"
+        f" (worst {worst:.2f}×)"
+    )
 
 
 def report_ai(times: dict[str, list[float]], seconds: float) -> None:
@@ -275,12 +310,15 @@ def report_ai(times: dict[str, list[float]], seconds: float) -> None:
         med, top = statistics.median(values) / 1000, max(values) / 1000
         worst = max(worst, top / seconds)
         print(f"{game:<16}{len(values):>6}{med:>8.2f}s{top:>8.2f}s{top / seconds:>12.2f}")
-    print(f"target: every move within {AI_TARGET:.2f}× the budget → {'met' if worst <= AI_TARGET else 'NOT met'}"
-          f" (worst {worst:.2f}×)")
+    print(
+        f"target: every move within {AI_TARGET:.2f}× the budget → {'met' if worst <= AI_TARGET else 'NOT met'}"
+        f" (worst {worst:.2f}×)"
+    )
 
 
-def report_start(app_cold: list[float], app_warm: list[float], bare_cold: list[float],
-                 bare_warm: list[float], runs: int) -> None:
+def report_start(
+    app_cold: list[float], app_warm: list[float], bare_cold: list[float], bare_warm: list[float], runs: int
+) -> None:
     med = statistics.median
     print(f"runs: {runs} (median seconds; cold = fresh profile, warm = second visit)")
     print(f"{'page':<16}{'cold':>8}{'warm':>8}")
@@ -308,15 +346,26 @@ def play_options(words: list[str]) -> dict[str, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-up runs (0: skip)")
-    parser.add_argument("--ai-positions", type=int, default=4, help=f"positions per game (0: skip, max {len(AI_PLIES)})")
+    parser.add_argument(
+        "--ai-positions", type=int, default=4, help=f"positions per game (0: skip, max {len(AI_PLIES)})"
+    )
     parser.add_argument("--think", type=float, default=1.0, help="the computer's budget per move in seconds")
     parser.add_argument("--play", type=int, default=0, help="whole games per game against the hard computer")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds the person waits before each move")
     parser.add_argument("--games", nargs="+", default=list(AI_GAMES), choices=AI_GAMES, help="the games to play")
-    parser.add_argument("--person", default="medium", choices=("random", "easy", "medium", "hard"),
-                        help="how the person's moves are chosen (a computer level computed here, or random)")
-    parser.add_argument("--option", action="append", default=[], metavar="GAME:NAME=VALUE",
-                        help="a rule option for one game's whole games, e.g. rings:players=3")
+    parser.add_argument(
+        "--person",
+        default="medium",
+        choices=("random", "easy", "medium", "hard"),
+        help="how the person's moves are chosen (a computer level computed here, or random)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="GAME:NAME=VALUE",
+        help="a rule option for one game's whole games, e.g. rings:players=3",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -336,9 +385,24 @@ def main() -> None:
                 cold, warm = measure(playwright, f"{base}/bare.html", tmp)
                 bare_cold.append(cold)
                 bare_warm.append(warm)
-            ai_times = measure_ai(playwright, f"{base}/", tmp, args.ai_positions, args.think) if args.ai_positions else {}
-            play = measure_play(playwright, f"{base}/", tmp, args.play, args.think, args.pause, args.games,
-                                args.person, play_options(args.option)) if args.play else {}
+            ai_times = (
+                measure_ai(playwright, f"{base}/", tmp, args.ai_positions, args.think) if args.ai_positions else {}
+            )
+            play = (
+                measure_play(
+                    playwright,
+                    f"{base}/",
+                    tmp,
+                    args.play,
+                    args.think,
+                    args.pause,
+                    args.games,
+                    args.person,
+                    play_options(args.option),
+                )
+                if args.play
+                else {}
+            )
     if args.runs:
         report_start(app_cold, app_warm, bare_cold, bare_warm, args.runs)
     if ai_times:

@@ -44,10 +44,19 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a game in the terminal")
     play.add_argument("game", choices=GAME_IDS)
-    play.add_argument("--vs", choices=["human", *LEVELS], default="human",
-                      help="who plays the other seats: people at this keyboard (default) or the computer at a level")
-    play.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
-                      help="the computer's time per move, and a hint's (default 1)")
+    play.add_argument(
+        "--vs",
+        choices=["human", *LEVELS],
+        default="human",
+        help="who plays the other seats: people at this keyboard (default) or the computer at a level",
+    )
+    play.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="the computer's time per move, and a hint's (default 1)",
+    )
     play.add_argument("--seed", type=int, default=None, help="seed of the dice and draws (default: random)")
     play.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--load", type=Path, help="continue a saved game record")
@@ -211,16 +220,24 @@ def _run_play(args: argparse.Namespace) -> int:
 class TerminalGame:
     """A game at the keyboard: people type moves, the computer plays the other seats at `level`."""
 
-    def __init__(self, state: State, humans: set[str], rng: random.Random,
-                 read: Callable[[str], str] = input, out: TextIO | None = None,
-                 level: str = "random", think: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        state: State,
+        humans: set[str],
+        rng: random.Random,
+        read: Callable[[str], str] = input,
+        out: TextIO | None = None,
+        level: str = "random",
+        think: Budget = DEFAULT_BUDGET,
+    ) -> None:
         self.state = state
         self.humans = humans
         self.rng = rng
         self.think = think
         seed = rng.randrange(1 << 30)
-        self.computer = {p: get_player(state.game.id, level, seed=seed + i)
-                         for i, p in enumerate(state.players) if p not in humans}
+        self.computer = {
+            p: get_player(state.game.id, level, seed=seed + i) for i, p in enumerate(state.players) if p not in humans
+        }
         self.read = read
         self.out = out or sys.stdout
         self.turn_started = time.monotonic()

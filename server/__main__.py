@@ -10,11 +10,15 @@ from .serve import DEFAULT_PORT, serve
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m server",
-                                     description="Serve the built Stones web app and the photo API over HTTP")
+    parser = argparse.ArgumentParser(
+        prog="python -m server", description="Serve the built Stones web app and the photo API over HTTP"
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
-    parser.add_argument("--lan", action="store_true",
-                        help="also listen on this machine's network addresses (and print them) so phones can connect")
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help="also listen on this machine's network addresses (and print them) so phones can connect",
+    )
     parser.add_argument("--dist", type=Path, default=Path("dist"), help="the built web app (default: dist)")
     args = parser.parse_args(argv)
     try:

@@ -48,23 +48,25 @@ CACHE_HASHED = "public, max-age=31536000, immutable"  # its content can never ch
 CACHE_REVALIDATE = "no-cache"  # may be kept, but asked about (a cheap 304) before every use
 CACHE_ANSWERS = "no-store"  # API answers and refusals: about this request only
 
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'none'",
-    # 'wasm-unsafe-eval': Pyodide compiles its WebAssembly; 'unsafe-eval': PyScript's core builds
-    # its hook runners with Function() (pyscript/core-*.js), and the app does not start without it
-    "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
-    "script-src-attr 'none'",  # no inline event handler anywhere: the boards' scripts are .js files
-    # styles run no code: the pages' style="..." attributes (a photo's aspect ratio, colours) and the
-    # sage-stones board's <style> of spotlight rules for the seats in play
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' blob:",  # a chosen photo is shown from a blob: URL
-    "connect-src 'self'",
-    "worker-src 'self'",
-    "manifest-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-])
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        # 'wasm-unsafe-eval': Pyodide compiles its WebAssembly; 'unsafe-eval': PyScript's core builds
+        # its hook runners with Function() (pyscript/core-*.js), and the app does not start without it
+        "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
+        "script-src-attr 'none'",  # no inline event handler anywhere: the boards' scripts are .js files
+        # styles run no code: the pages' style="..." attributes (a photo's aspect ratio, colours) and the
+        # sage-stones board's <style> of spotlight rules for the seats in play
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' blob:",  # a chosen photo is shown from a blob: URL
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "manifest-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
 SECURITY_HEADERS = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "x-content-type-options": "nosniff",
@@ -81,12 +83,17 @@ def cache_control(path: Path) -> str:
 class BuiltFiles(StaticFiles):
     """StaticFiles with explicit MIME types and cache rules for the built web app."""
 
-    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
-                      status_code: int = 200) -> Response:
+    def file_response(
+        self, full_path: Any, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
         path = Path(full_path)
-        response = FileResponse(path, status_code=status_code, stat_result=stat_result,
-                                media_type=MIME_TYPES.get(path.suffix.lower()),
-                                headers={"Cache-Control": cache_control(path)})
+        response = FileResponse(
+            path,
+            status_code=status_code,
+            stat_result=stat_result,
+            media_type=MIME_TYPES.get(path.suffix.lower()),
+            headers={"Cache-Control": cache_control(path)},
+        )
         if self.is_not_modified(response.headers, Headers(scope=scope)):
             return NotModifiedResponse(response.headers)
         return response
@@ -127,8 +134,12 @@ class Companion:
         await self.app(scope, receive, send)
 
 
-def create_app(dist_dir: Path | str, api_routes: Sequence[BaseRoute] = (),
-               hosts: Sequence[str] = LOOPBACK_NAMES, limits: Limits = LIMITS) -> Companion:
+def create_app(
+    dist_dir: Path | str,
+    api_routes: Sequence[BaseRoute] = (),
+    hosts: Sequence[str] = LOOPBACK_NAMES,
+    limits: Limits = LIMITS,
+) -> Companion:
     """The app: `api_routes` (e.g. POST /api/read) first, then the built folder at /.
 
     `hosts` are the names a request's Host header may carry (the loopback names, and with
@@ -141,6 +152,9 @@ def create_app(dist_dir: Path | str, api_routes: Sequence[BaseRoute] = (),
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"ok": True, "app": "stones", "dist": dist.name})
 
-    routes: list[BaseRoute] = [Route("/api/health", health, methods=["GET"]), *api_routes,
-                               Mount("/", app=BuiltFiles(directory=dist, html=True), name="app")]
+    routes: list[BaseRoute] = [
+        Route("/api/health", health, methods=["GET"]),
+        *api_routes,
+        Mount("/", app=BuiltFiles(directory=dist, html=True), name="app"),
+    ]
     return Companion(Starlette(routes=routes, exception_handlers=ERROR_HANDLERS), hosts, limits)

@@ -13,11 +13,17 @@ from vision.errors import VisionError
 
 STATUS_BY_CODE = {
     # the request itself is malformed
-    "bad_request": 400, "no_image": 400, "no_game": 400, "unknown_game": 400, "unsupported_game": 400,
-    "bad_host": 400, "not_found": 404,
+    "bad_request": 400,
+    "no_image": 400,
+    "no_game": 400,
+    "unknown_game": 400,
+    "unsupported_game": 400,
+    "bad_host": 400,
+    "not_found": 404,
     "cross_origin": 403,
     "timeout": 408,
-    "too_large": 413, "too_many_pixels": 413,
+    "too_large": 413,
+    "too_many_pixels": 413,
     "not_an_image": 415,
     "too_many_requests": 429,
     "busy": 503,
@@ -28,8 +34,9 @@ UNREADABLE = 422  # every other refusal: a well-formed photo the reader cannot r
 
 def refusal(reason: str, code: str, headers: dict[str, str] | None = None) -> JSONResponse:
     """The one shape of every refusal, with the status its code stands for."""
-    return JSONResponse({"error": reason, "code": code}, status_code=STATUS_BY_CODE.get(code, UNREADABLE),
-                        headers=headers)
+    return JSONResponse(
+        {"error": reason, "code": code}, status_code=STATUS_BY_CODE.get(code, UNREADABLE), headers=headers
+    )
 
 
 async def vision_refusal(request: Request, exc: Exception) -> Response:

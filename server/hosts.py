@@ -32,7 +32,7 @@ def host_name(host_header: str) -> str:
     """The name in a Host header, without its port: `[::1]:8000` -> `::1`, `Example:80` -> `example`."""
     host = host_header.strip().lower()
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
+        return host[1 : host.find("]")] if "]" in host else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 

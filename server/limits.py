@@ -49,8 +49,10 @@ LIMITS = Limits()
 def _plain_answer(status: str, reason: str) -> bytes:
     """A whole HTTP answer that closes the connection, for the moments there is no request to answer."""
     body = reason.encode() + b"\n"
-    return (f"HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {len(body)}\r\n"
-            f"connection: close\r\n\r\n").encode() + body
+    return (
+        f"HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {len(body)}\r\n"
+        f"connection: close\r\n\r\n"
+    ).encode() + body
 
 
 class GuardedProtocol(H11Protocol):
@@ -134,8 +136,11 @@ class UploadLimits:
             return
         client = scope["client"][0] if scope.get("client") else ""
         if self.per_client[client] >= self.limits.uploads_per_client:
-            await refusal(f"too many uploads at once from this address (limit {self.limits.uploads_per_client})",
-                          "too_many_requests", {"retry-after": "5"})(scope, receive, send)
+            await refusal(
+                f"too many uploads at once from this address (limit {self.limits.uploads_per_client})",
+                "too_many_requests",
+                {"retry-after": "5"},
+            )(scope, receive, send)
             return
         if self.waiting >= self.limits.waiting_uploads:
             await refusal("server busy: too many uploads waiting", "busy", {"retry-after": "10"})(scope, receive, send)
@@ -148,8 +153,11 @@ class UploadLimits:
                 finally:
                     self.slots.release()
             else:
-                await refusal(f"server busy: no upload slot came free in {self.limits.queue_seconds:g} s", "busy",
-                              {"retry-after": "10"})(scope, receive, send)
+                await refusal(
+                    f"server busy: no upload slot came free in {self.limits.queue_seconds:g} s",
+                    "busy",
+                    {"retry-after": "10"},
+                )(scope, receive, send)
         finally:
             self.per_client[client] -= 1
             if not self.per_client[client]:
@@ -212,8 +220,12 @@ class BodyDeadlines:
         self.timed_out = True
         if self.response_started:
             return
-        answer = refusal(f"the upload did not arrive in time (a pause over {self.limits.body_gap_seconds:g} s, "
-                         f"or over {self.limits.body_seconds:g} s in all)", "timeout", {"connection": "close"})
+        answer = refusal(
+            f"the upload did not arrive in time (a pause over {self.limits.body_gap_seconds:g} s, "
+            f"or over {self.limits.body_seconds:g} s in all)",
+            "timeout",
+            {"connection": "close"},
+        )
         await answer(scope, _nothing_more, send)
 
 

@@ -20,9 +20,16 @@ DEFAULT_PORT = 8000
 def uvicorn_config(app: Companion, host: str, port: int) -> uvicorn.Config:
     """uvicorn's settings for `app`: its limits on connections and the HTTP/1.1 protocol that enforces them."""
     limits = app.limits
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
-                          http=functools.partial(GuardedProtocol, limits=limits),  # type: ignore[arg-type]
-                          timeout_keep_alive=limits.idle_seconds, h11_max_incomplete_event_size=limits.head_bytes)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        http=functools.partial(GuardedProtocol, limits=limits),  # type: ignore[arg-type]
+        timeout_keep_alive=limits.idle_seconds,
+        h11_max_incomplete_event_size=limits.head_bytes,
+    )
 
 
 def vision_routes() -> list[BaseRoute]:

@@ -99,6 +99,7 @@ def photo_points(reading: Any, shown: tuple[int, int]) -> dict[str, list[float]]
     import numpy as np
 
     from .layouts import get_layout
+
     layout = get_layout(reading.game)
     work_h, work_w = reading.image.shape[:2]
     sx, sy = shown[0] / work_w, shown[1] / work_h
@@ -112,6 +113,7 @@ def answer(data: bytes, game: str) -> dict[str, Any]:
     from engine import StonesError, score_position
 
     from .pipeline import read_board
+
     shown = shown_size(data)
     reading = read_board(data, game)
     out = reading.position()
@@ -161,5 +163,4 @@ async def read_info(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "games": list(GAMES), "max_bytes": MAX_BYTES})
 
 
-routes = [Route("/api/read", read_endpoint, methods=["POST"]),
-          Route("/api/read", read_info, methods=["GET"])]
+routes = [Route("/api/read", read_endpoint, methods=["POST"]), Route("/api/read", read_info, methods=["GET"])]

@@ -13,8 +13,14 @@ import numpy as np
 
 from .layouts import Layout
 from .segment import signed_area
-from .tuning import (FOCAL_RANGE, MAX_CAMERA_ERROR_CANDIDATE, MAX_OUTLINE_AREA, MIN_OUTLINE_AREA, PHONE_FOCAL,
-                     SAME_CAMERA)
+from .tuning import (
+    FOCAL_RANGE,
+    MAX_CAMERA_ERROR_CANDIDATE,
+    MAX_OUTLINE_AREA,
+    MIN_OUTLINE_AREA,
+    PHONE_FOCAL,
+    SAME_CAMERA,
+)
 
 
 def _camera_fits(H: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -24,16 +30,17 @@ def _camera_fits(H: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.
     focal = FOCAL_RANGE * max(w, h)
     col1, col2 = H[:, 0], H[:, 1]
     # K^-1 times each of the first two columns, for every focal length at once
-    a = np.stack([(col1[0] - w / 2 * col1[2]) / focal, (col1[1] - h / 2 * col1[2]) / focal,
-                  np.full_like(focal, col1[2])], 1)
-    b = np.stack([(col2[0] - w / 2 * col2[2]) / focal, (col2[1] - h / 2 * col2[2]) / focal,
-                  np.full_like(focal, col2[2])], 1)
+    a = np.stack(
+        [(col1[0] - w / 2 * col1[2]) / focal, (col1[1] - h / 2 * col1[2]) / focal, np.full_like(focal, col1[2])], 1
+    )
+    b = np.stack(
+        [(col2[0] - w / 2 * col2[2]) / focal, (col2[1] - h / 2 * col2[2]) / focal, np.full_like(focal, col2[2])], 1
+    )
     norm_a, norm_b = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
     err = np.full_like(focal, np.inf)
     ok = (norm_a > 0) & (norm_b > 0)
     # a rotation's columns have one length and are at right angles
-    err[ok] = (np.abs(np.log(norm_a[ok] / norm_b[ok]))
-               + np.abs((a[ok] * b[ok]).sum(1)) / (norm_a[ok] * norm_b[ok]))
+    err[ok] = np.abs(np.log(norm_a[ok] / norm_b[ok])) + np.abs((a[ok] * b[ok]).sum(1)) / (norm_a[ok] * norm_b[ok])
     return focal, err
 
 

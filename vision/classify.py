@@ -44,17 +44,53 @@ def _first_harmonic(o: tuple[np.ndarray, np.ndarray], values: np.ndarray) -> np.
 
 def _offsets(rad_px: float, r0: float, r1: float) -> tuple[np.ndarray, np.ndarray]:
     R = int(math.ceil(r1 * rad_px)) + 1
-    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    yy, xx = np.mgrid[-R : R + 1, -R : R + 1]
     d = np.sqrt(xx * xx + yy * yy) / rad_px
     sel = (d >= r0) & (d <= r1)
     return yy[sel], xx[sel]
 
 
 def feature_names() -> list[str]:
-    return ["L0", "a0", "b0", "dL", "da", "db", "chroma", "hcos", "hsin", "sL", "sa", "sb",
-            "bright", "vbright", "dark", "grad", "ringgrad", "cdist", "refL", "refa", "refb",
-            "p10", "p90", "dL_out", "cd_in", "sat_in", "lmax", "spot", "lapvar", "ringstd",
-            "ctx_dL", "ctx_dcd", "ctx_rank", "ctx_dsat", "ctx_dlap", "foot_ink", "shade", "shadow"]
+    return [
+        "L0",
+        "a0",
+        "b0",
+        "dL",
+        "da",
+        "db",
+        "chroma",
+        "hcos",
+        "hsin",
+        "sL",
+        "sa",
+        "sb",
+        "bright",
+        "vbright",
+        "dark",
+        "grad",
+        "ringgrad",
+        "cdist",
+        "refL",
+        "refa",
+        "refb",
+        "p10",
+        "p90",
+        "dL_out",
+        "cd_in",
+        "sat_in",
+        "lmax",
+        "spot",
+        "lapvar",
+        "ringstd",
+        "ctx_dL",
+        "ctx_dcd",
+        "ctx_rank",
+        "ctx_dsat",
+        "ctx_dlap",
+        "foot_ink",
+        "shade",
+        "shadow",
+    ]
 
 
 def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:
@@ -117,33 +153,61 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     cd = np.sqrt((Lm - refL) ** 2 + (am - refa) ** 2 + (bm - refb) ** 2)
     cdi = np.sqrt((Li - refL) ** 2 + (ai - refa) ** 2 + (bi - refb) ** 2)
     n = len(centres)
-    F = np.stack([
-        L0, a0, b0, L0 - refL, a0 - refa, b0 - refb, np.hypot(a0, b0), np.cos(hang), np.sin(hang),
-        Lm.std(1), am.std(1), bm.std(1),
-        (Lm > refL + 20).mean(1), (Lm > 92).mean(1), (Lm < refL - 20).mean(1),
-        take(o_mid, grad).mean(1) / refg, take(o_ring, grad).mean(1) / refg,
-        cd.mean(1), np.full(n, refL), np.full(n, refa), np.full(n, refb),
-        np.percentile(Lm, 10, axis=1), np.percentile(Lm, 90, axis=1),
-        np.median(Lr, 1) - refL, np.median(cdi, 1), np.median(take(o_in, sat), 1),
-        Lm.max(1) - refL, take(o_mid, spot_map).max(1), take(o_mid, lap).mean(1) / reflap,
-        Lr.std(1),
-    ], 1).astype(np.float32)
+    F = np.stack(
+        [
+            L0,
+            a0,
+            b0,
+            L0 - refL,
+            a0 - refa,
+            b0 - refb,
+            np.hypot(a0, b0),
+            np.cos(hang),
+            np.sin(hang),
+            Lm.std(1),
+            am.std(1),
+            bm.std(1),
+            (Lm > refL + 20).mean(1),
+            (Lm > 92).mean(1),
+            (Lm < refL - 20).mean(1),
+            take(o_mid, grad).mean(1) / refg,
+            take(o_ring, grad).mean(1) / refg,
+            cd.mean(1),
+            np.full(n, refL),
+            np.full(n, refa),
+            np.full(n, refb),
+            np.percentile(Lm, 10, axis=1),
+            np.percentile(Lm, 90, axis=1),
+            np.median(Lr, 1) - refL,
+            np.median(cdi, 1),
+            np.median(take(o_in, sat), 1),
+            Lm.max(1) - refL,
+            take(o_mid, spot_map).max(1),
+            take(o_mid, lap).mean(1) / reflap,
+            Lr.std(1),
+        ],
+        1,
+    ).astype(np.float32)
     foot_ink = np.percentile(take(o_foot, foot_strokes), 90, axis=1) / reffoot
     # context: how this location compares with the other locations of the same photo
     names = feature_names()
     iL, icd, isat, ilap = names.index("L0"), names.index("cd_in"), names.index("sat_in"), names.index("lapvar")
-    ctx = np.stack([
-        F[:, iL] - np.median(F[:, iL]),
-        F[:, icd] - np.median(F[:, icd]),
-        (np.argsort(np.argsort(F[:, iL])) + 0.5) / len(F),
-        F[:, isat] - np.median(F[:, isat]),
-        F[:, ilap] - np.median(F[:, ilap]),
-    ], 1).astype(np.float32)
+    ctx = np.stack(
+        [
+            F[:, iL] - np.median(F[:, iL]),
+            F[:, icd] - np.median(F[:, icd]),
+            (np.argsort(np.argsort(F[:, iL])) + 0.5) / len(F),
+            F[:, isat] - np.median(F[:, isat]),
+            F[:, ilap] - np.median(F[:, ilap]),
+        ],
+        1,
+    ).astype(np.float32)
     # a stone is a raised body: shaded across, with a shadow beside it (on the board's plane)
     shade = _first_harmonic(o_body, take(o_body, L))
     shadow = _first_harmonic(o_shadow, take(o_shadow, L_foot))
-    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None],
-                        np.stack([shade, shadow], 1).astype(np.float32)], 1)
+    F = np.concatenate(
+        [F, ctx, foot_ink.astype(np.float32)[:, None], np.stack([shade, shadow], 1).astype(np.float32)], 1
+    )
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 
@@ -177,8 +241,10 @@ def read_manifest(model: Path) -> dict:
     one is refused."""
     manifest = manifest_path(model)
     if not manifest.exists():
-        raise RuntimeError(f"{model.name} has no manifest ({manifest.name}): a forest is read only with the record of "
-                           "its feature columns and training (vision/model/README.md)")
+        raise RuntimeError(
+            f"{model.name} has no manifest ({manifest.name}): a forest is read only with the record of "
+            "its feature columns and training (vision/model/README.md)"
+        )
     return json.loads(manifest.read_text())
 
 
@@ -191,10 +257,12 @@ def load_model(game: str | None = None):
         return None
     trained = read_manifest(p)["features"]
     forest = cv2.ml.RTrees_load(str(p))
-    if trained != feature_names()[:len(trained)] or len(trained) != forest.getVarCount():
-        raise RuntimeError(f"{p.name} was trained on other feature columns than vision/classify.py computes "
-                           f"({manifest_path(p).name} names {len(trained)}, the forest reads {forest.getVarCount()}): "
-                           "train it again (vision/model/README.md)")
+    if trained != feature_names()[: len(trained)] or len(trained) != forest.getVarCount():
+        raise RuntimeError(
+            f"{p.name} was trained on other feature columns than vision/classify.py computes "
+            f"({manifest_path(p).name} names {len(trained)}, the forest reads {forest.getVarCount()}): "
+            "train it again (vision/model/README.md)"
+        )
     return forest
 
 
@@ -206,7 +274,7 @@ def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarr
         raise RuntimeError(f"cell model missing: {model_path(layout.game)}")
     allowed = [0] + [CLASSES.index(c) for c in layout.palette]
     # features are only ever appended: a forest trained before one was added reads the ones it knows
-    votes = model.getVotes(np.ascontiguousarray(feats[:, :model.getVarCount()]), 0)  # labels, then votes
+    votes = model.getVotes(np.ascontiguousarray(feats[:, : model.getVarCount()]), 0)  # labels, then votes
     P = np.zeros((len(feats), len(allowed)), np.float64)
     for j, lab in enumerate(votes[0].astype(int)):
         if lab in allowed:
@@ -218,10 +286,10 @@ def class_votes(feats: np.ndarray, layout: Layout, model=None) -> tuple[np.ndarr
 # on this photo (its surest cells) tells a doubtful cell what it is when the forest, trained on
 # other photos, hesitates -- whole colours under an unusual light read as empty otherwise.
 LOOK = ("dL", "da", "db", "sL", "ringgrad", "cd_in", "spot", "lapvar", "ringstd", "dL_out", "p10", "p90")
-MIN_LOOK = 3         # cells it takes to say how a class looks on this photo
-UNLIKE = 25.0        # mean squared z-score: this far from a class's look is as far as it gets
-LOOK_WEIGHT = 0.5    # of a mean squared z-score against the log of the forest's vote share
-PLAUSIBLE = 0.1      # the photo chooses only among classes the forest gives this share or more
+MIN_LOOK = 3  # cells it takes to say how a class looks on this photo
+UNLIKE = 25.0  # mean squared z-score: this far from a class's look is as far as it gets
+LOOK_WEIGHT = 0.5  # of a mean squared z-score against the log of the forest's vote share
+PLAUSIBLE = 0.1  # the photo chooses only among classes the forest gives this share or more
 
 
 def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
@@ -259,11 +327,11 @@ def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
 # two clearly different colours and the forest's second choice for one of the two groups is a
 # palette colour no cell has, that group is that colour (dark red stones beside orange ones,
 # both read orange under a warm light).
-SPLIT_MIN = 3        # stones in each of the two groups
-SPLIT_APART = 12.0   # distance between the groups' colours (`_stone_colours`)
-SPLIT_TIGHT = 6.0    # ... and this many times the spread within a group (an even spread: 4)
-SPLIT_VOTES = 0.05   # the group's mean vote share for the missing colour, at least
-SPLIT_LEAD = 3.0     # ... and this many times the other group's
+SPLIT_MIN = 3  # stones in each of the two groups
+SPLIT_APART = 12.0  # distance between the groups' colours (`_stone_colours`)
+SPLIT_TIGHT = 6.0  # ... and this many times the spread within a group (an even spread: 4)
+SPLIT_VOTES = 0.05  # the group's mean vote share for the missing colour, at least
+SPLIT_LEAD = 3.0  # ... and this many times the other group's
 
 
 def _stone_colours(feats: np.ndarray) -> np.ndarray:
@@ -322,14 +390,14 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     best = split_lookalikes(post.argmax(1), P, feats)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
-    return ([None if allowed[k] == 0 else CLASSES[allowed[k]] for k in best],
-            [round(float(c), 3) for c in conf])
+    return ([None if allowed[k] == 0 else CLASSES[allowed[k]] for k in best], [round(float(c), 3) for c in conf])
 
 
 # A stone whose colour is as close to stones of another name as they are to each other, while no
 # stone of its own name is, is one of them: a lone light orange read yellow beside fifty oranges.
-def join_lone_stones(labels: list[str | None], conf: list[float],
-                     feats: np.ndarray) -> tuple[list[str | None], list[float]]:
+def join_lone_stones(
+    labels: list[str | None], conf: list[float], feats: np.ndarray
+) -> tuple[list[str | None], list[float]]:
     """Each stone marked for checking with no stone of its own name near it in colour takes the
     name of its near neighbours, when they agree and are two or more, or that name is held by three or more
     stones on the board."""
@@ -356,13 +424,14 @@ def join_lone_stones(labels: list[str | None], conf: list[float],
     return labels, conf
 
 
-def harmonize(labels: list[str | None], conf: list[float], feats: np.ndarray,
-              radius: float = 9.0) -> tuple[list[str | None], list[float]]:
+def harmonize(
+    labels: list[str | None], conf: list[float], feats: np.ndarray, radius: float = 9.0
+) -> tuple[list[str | None], list[float]]:
     """Stones of one physical colour look alike on one photo: a lone stone takes its look-alikes'
     name (`join_lone_stones`), then the occupied cells are grouped by their colour and a group's
     odd ones out get the group's colour name."""
     labels, conf = join_lone_stones(labels, conf, feats)
-    occ = [i for i, l in enumerate(labels) if l is not None]
+    occ = [i for i, label in enumerate(labels) if label is not None]
     if len(occ) < 3:
         return labels, conf
     lab = _stone_colours(feats)

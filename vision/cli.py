@@ -29,6 +29,7 @@ def _fail(reason: str, code: int) -> int:
 def debug_path_problem(path: Path) -> str | None:
     """Why `--debug PATH` cannot be written (checked before the photo is read), or None."""
     import cv2
+
     if path.is_dir():
         return f"--debug {path} is a folder: give the image file to write, such as seen.png"
     if not cv2.haveImageWriter(str(path)):
@@ -40,6 +41,7 @@ def debug_path_problem(path: Path) -> str | None:
 
 def _run(args, with_score: bool) -> int:
     from .pipeline import debug_image, read_board
+
     if getattr(args, "debug", None):
         problem = debug_path_problem(args.debug)
         if problem:
@@ -49,12 +51,14 @@ def _run(args, with_score: bool) -> int:
         out = reading.position()
         if with_score:
             from engine import StonesError, score_position
+
             try:
                 out["score"] = score_position({"game": reading.game, "cells": reading.cells})
             except StonesError as exc:  # no game reaches this board (a stone misread?): the reading stands
                 out["score"], out["score_refused"] = None, str(exc)
         if getattr(args, "debug", None):
             import cv2
+
             ok = cv2.imwrite(str(args.debug), debug_image(reading))
             if not ok:
                 return _fail(f"could not write debug image {args.debug}", 4)
@@ -81,8 +85,12 @@ def score_command(args) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("photo", type=Path, help="JPEG, PNG or WebP photo of the board")
     p.add_argument("--game", required=True, choices=GAMES)
-    p.add_argument("--debug", type=Path, metavar="OUT.png",
-                   help="write the photo with the found outline and every location's reading")
+    p.add_argument(
+        "--debug",
+        type=Path,
+        metavar="OUT.png",
+        help="write the photo with the found outline and every location's reading",
+    )
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
 
 
@@ -105,6 +113,7 @@ def main(argv=None) -> int:
 
 
 # ---- the shape `python -m vision`'s COMMANDS table uses: name -> (help, builder(parser) -> runner)
+
 
 def _read_builder(parser: argparse.ArgumentParser) -> Runner:
     _common(parser)

@@ -30,30 +30,54 @@ import numpy as np
 
 from .camera import camera_error, plausible
 from .errors import VisionError
-from .evidence import (line_evidence, numbers_ink, outline_support, point_evidence, samples_in_view, stone_evidence,
-                       support_lab)
+from .evidence import (
+    line_evidence,
+    numbers_ink,
+    outline_support,
+    point_evidence,
+    samples_in_view,
+    stone_evidence,
+    support_lab,
+)
 from .fit import Candidate, Scorer, candidates, distinct, same_fit
 from .lattice import lattice_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
 from .refine import line_refine, line_snap, on_the_lattice, outline_refine
-from .tuning import (CLEAR_LINES, CLEAR_MARGIN, COARSE_ECC_ITERS, DRAWN_CANDIDATES, DRAWN_FINALS,
-                     DRAWN_PER_SOURCE, FINE_ECC_ITERS, GRID_CANDIDATES, GRID_FINE_ROUNDS, GRID_FINE_S,
-                     GRID_PER_SOURCE, LATTICE_CANDIDATES, MAX_CAMERA_ERROR, MID_SIDE, NUMBERS_CLEAR, SAME_FIT_SHARE,
-                     SMALL_SIDE, STONE_MARKED, SUPPORT_WEIGHT)
+from .tuning import (
+    CLEAR_LINES,
+    CLEAR_MARGIN,
+    COARSE_ECC_ITERS,
+    DRAWN_CANDIDATES,
+    DRAWN_FINALS,
+    DRAWN_PER_SOURCE,
+    FINE_ECC_ITERS,
+    GRID_CANDIDATES,
+    GRID_FINE_ROUNDS,
+    GRID_FINE_S,
+    GRID_PER_SOURCE,
+    LATTICE_CANDIDATES,
+    MAX_CAMERA_ERROR,
+    MID_SIDE,
+    NUMBERS_CLEAR,
+    SAME_FIT_SHARE,
+    SMALL_SIDE,
+    STONE_MARKED,
+    SUPPORT_WEIGHT,
+)
 
 
 @dataclass
 class Detection:
-    H: np.ndarray            # board units -> image pixels
-    score: float             # feature correlation after refinement (0..1)
+    H: np.ndarray  # board units -> image pixels
+    score: float  # feature correlation after refinement (0..1)
     source: str = ""
-    support: float = 0.0     # share of the outline where the photo shows an edge
+    support: float = 0.0  # share of the outline where the photo shows an edge
     camera_error: float = 0.0  # distance from a real camera's view of a flat board
-    evidence: float = 0.0    # the board's own marks where the fit puts them: round marks (marks.GridFit), drawn lines
+    evidence: float = 0.0  # the board's own marks where the fit puts them: round marks (marks.GridFit), drawn lines
     orientation_margin: float = 0.0  # oriented boards: how much better this way round fits than turned
-    present: float = 1.0     # lattice boards: share of the marks seen (marks.GridFit) ...
-    outside: float = 0.0     # ... and round edges beyond a side that has none, against the marks'
+    present: float = 1.0  # lattice boards: share of the marks seen (marks.GridFit) ...
+    outside: float = 0.0  # ... and round edges beyond a side that has none, against the marks'
 
 
 def _scaling(factor: float) -> np.ndarray:
@@ -70,27 +94,35 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     small = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
     cands = candidates(small, layout, pool)
     if deadline is not None and time.perf_counter() > deadline:
-        raise VisionError(f"no {layout.game} board found in the time a reading may take "
-                          "(a busy photo: take it closer, the board filling most of the frame)", "no_board")
+        raise VisionError(
+            f"no {layout.game} board found in the time a reading may take "
+            "(a busy photo: take it closer, the board filling most of the frame)",
+            "no_board",
+        )
     tol = SAME_FIT_SHARE * max(small.shape[:2])
     if mark_grid(layout.game) is not None:
         # the lattice of its round marks finds a pocket board that does not stand out from its table
         gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
         structural = [Candidate(score, H, "lattice") for score, H in lattice_candidates(gray_small, layout)]
         picked = distinct(structural, layout, tol, LATTICE_CANDIDATES, LATTICE_CANDIDATES)
-        picked += [c for c in distinct(cands, layout, tol, GRID_CANDIDATES, GRID_PER_SOURCE)
-                   if not any(same_fit(c.H, q.H, layout, tol) for q in picked)]
+        picked += [
+            c
+            for c in distinct(cands, layout, tol, GRID_CANDIDATES, GRID_PER_SOURCE)
+            if not any(same_fit(c.H, q.H, layout, tol) for q in picked)
+        ]
         if not picked:
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
     if not cands:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
-    return _find_drawn(img, small, distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE), layout, pool,
-                       deadline)
+    return _find_drawn(
+        img, small, distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE), layout, pool, deadline
+    )
 
 
-def _find_on_grid(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout,
-                  pool: Executor) -> Detection:
+def _find_on_grid(
+    img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout, pool: Executor
+) -> Detection:
     """Boards with a lattice of round marks (pockets, rings' circles): every candidate is pulled
     onto the lattice at low resolution; the one with the clearest lattice is polished at full
     resolution."""
@@ -124,13 +156,27 @@ def _find_on_grid(img: np.ndarray, small: np.ndarray, picked: list[Candidate], l
             margin = max(margin, CLEAR_MARGIN)
             if ink_turned > ink:
                 H, score, support = H_turned, *rank(H_turned)[1:]
-    return Detection(H=H, score=score, source=picked[i].source, support=support,
-                     camera_error=camera_error(H, img.shape), evidence=fit.evidence, orientation_margin=margin,
-                     present=fit.present, outside=fit.outside)
+    return Detection(
+        H=H,
+        score=score,
+        source=picked[i].source,
+        support=support,
+        camera_error=camera_error(H, img.shape),
+        evidence=fit.evidence,
+        orientation_margin=margin,
+        present=fit.present,
+        outside=fit.outside,
+    )
 
 
-def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], layout: Layout, pool: Executor,
-                deadline: float | None = None) -> Detection:
+def _find_drawn(
+    img: np.ndarray,
+    small: np.ndarray,
+    picked: list[Candidate],
+    layout: Layout,
+    pool: Executor,
+    deadline: float | None = None,
+) -> Detection:
     """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
     the best two at full resolution on the drawn lines, the outline and the drawing again."""
     h, w = img.shape[:2]
@@ -151,8 +197,11 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     fine = Scorer.fine(layout)
     mid_shrink = MID_SIDE / max(h, w)
-    mid = (cv2.resize(img, (round(w * mid_shrink), round(h * mid_shrink)), interpolation=cv2.INTER_AREA)
-           if mid_shrink < 1 else img)
+    mid = (
+        cv2.resize(img, (round(w * mid_shrink), round(h * mid_shrink)), interpolation=cv2.INTER_AREA)
+        if mid_shrink < 1
+        else img
+    )
     mid_from_full = _scaling(mid_shrink) if mid_shrink < 1 else np.eye(3)
     lab_mid = support_lab(mid)
 
@@ -160,9 +209,11 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
         _, on_small, name = item
         H = full_from_small @ on_small
         starts = (H, outline_refine(img, H, layout), line_snap(gray, H, layout))
-        options = [on_the_lattice(gray, fit_h, layout)
-                   for fit_h in pool.map(lambda start: line_refine(gray, start, layout), starts)
-                   if plausible(fit_h, layout, img.shape)] or [H]
+        options = [
+            on_the_lattice(gray, fit_h, layout)
+            for fit_h in pool.map(lambda start: line_refine(gray, start, layout), starts)
+            if plausible(fit_h, layout, img.shape)
+        ] or [H]
         shown = [line_evidence(gray, fit_h, layout) for fit_h in options]
         if max(shown) < CLEAR_LINES[layout.game]:
             # ECC on the whole drawing from the best of them (it holds where stones hide the lines)
@@ -190,6 +241,11 @@ def _find_drawn(img: np.ndarray, small: np.ndarray, picked: list[Candidate], lay
     if layout.game in STONE_MARKED:
         evidence = max(evidence, stone_evidence(gray, H, layout, img.shape))
     evidence = max(evidence, point_evidence(gray, H, layout, img.shape))
-    return Detection(H=H, score=fine.score(gray, H), source=name,
-                     support=outline_support(mid, mid_from_full @ H, layout, lab=lab_mid),
-                     camera_error=camera_error(H, img.shape), evidence=evidence)
+    return Detection(
+        H=H,
+        score=fine.score(gray, H),
+        source=name,
+        support=outline_support(mid, mid_from_full @ H, layout, lab=lab_mid),
+        camera_error=camera_error(H, img.shape),
+        evidence=evidence,
+    )

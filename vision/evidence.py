@@ -21,10 +21,33 @@ from .frame import Frame
 from .layouts import SQRT3, Layout, get_layout, ring_circles
 from .marks import ring_response, window_peaks
 from .segment import thin_lines
-from .tuning import (CENTRED, CROWDED, EDGE_CHANGE, HIDDEN, LINE_CLEAR_FROM, LINE_INSET,
-                     LINE_KERNEL, LINE_S, LINE_SAMPLE_STEP, LINE_TOL, MIN_SEEN, NUMBERS_S, OUTLINE_CORNER_SHARE, OUTLINE_REACH,
-                     OUTLINE_SAMPLES, POINT_MARKED, POINT_SIZES, STONE_EDGE, STONE_LIFT, STONE_S, STONE_SIZES,
-                     STONE_WINDOW, STRONG_PEAK, STRONG_PEAK_SHARE, SUPPORT_BLUR)
+from .tuning import (
+    CENTRED,
+    CROWDED,
+    EDGE_CHANGE,
+    HIDDEN,
+    LINE_CLEAR_FROM,
+    LINE_INSET,
+    LINE_KERNEL,
+    LINE_S,
+    LINE_SAMPLE_STEP,
+    LINE_TOL,
+    MIN_SEEN,
+    NUMBERS_S,
+    OUTLINE_CORNER_SHARE,
+    OUTLINE_REACH,
+    OUTLINE_SAMPLES,
+    POINT_MARKED,
+    POINT_SIZES,
+    STONE_EDGE,
+    STONE_LIFT,
+    STONE_S,
+    STONE_SIZES,
+    STONE_WINDOW,
+    STRONG_PEAK,
+    STRONG_PEAK_SHARE,
+    SUPPORT_BLUR,
+)
 
 
 def stronger_on(maps: tuple[np.ndarray, ...], px: np.ndarray) -> np.ndarray:
@@ -83,7 +106,9 @@ def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray,
     return pts[ok], nrm[ok]
 
 
-def line_peaks(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def line_peaks(
+    gray: np.ndarray, H: np.ndarray, layout: Layout, win: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along the normal of every drawn-line sample: where, within +-win board units, the strongest
     thin line (of the polarity the drawing has) lies.  Returns (samples, offsets along their normals, peak is strong)."""
     pts, nrm = line_samples(layout.game)
@@ -149,8 +174,9 @@ def _between_points(game: str) -> np.ndarray:
     xy = get_layout(game).xy
     have = set(map(tuple, np.round(xy).astype(int)))
     lo, hi = np.round(xy.min(0)).astype(int), np.round(xy.max(0)).astype(int)
-    return np.array([(x, y) for x in range(lo[0], hi[0] + 1) for y in range(lo[1], hi[1] + 1)
-                     if (x, y) not in have], np.float64)
+    return np.array(
+        [(x, y) for x in range(lo[0], hi[0] + 1) for y in range(lo[1], hi[1] + 1) if (x, y) not in have], np.float64
+    )
 
 
 def point_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, shape: tuple[int, ...]) -> float:
@@ -222,8 +248,14 @@ def outline_samples(game: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(pts), np.array(nrm)
 
 
-def outline_support(img: np.ndarray, H: np.ndarray, layout: Layout, d: float = OUTLINE_REACH,
-                    n: int = OUTLINE_SAMPLES, lab: np.ndarray | None = None) -> float:
+def outline_support(
+    img: np.ndarray,
+    H: np.ndarray,
+    layout: Layout,
+    d: float = OUTLINE_REACH,
+    n: int = OUTLINE_SAMPLES,
+    lab: np.ndarray | None = None,
+) -> float:
     """Share of the projected outline where the photo changes colour across it (a real board edge)."""
     pts, nrm = outline_samples(layout.game, n)
     inner = cv2.perspectiveTransform((pts - d * nrm).reshape(-1, 1, 2), H).reshape(-1, 2)

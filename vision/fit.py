@@ -24,10 +24,30 @@ from .frame import Frame
 from .layouts import SQRT3, Layout, grid_symmetries, ring_circles
 from .marks import mark_grid
 from .segment import candidate_masks, fill, fit_polygons, signed_area
-from .tuning import (COARSE_BLUR, COARSE_MIN_S, COARSE_SPAN_PX, DRAWING_PADS, FEATURE_PAD, FINE_BLUR, FINE_MIN_S,
-                     FINE_SPAN_PX, MAX_REGION, MIN_OVERLAP, MIN_REGION, MIN_POLYGON, NEAR_TOP_OVERLAP, OPEN_STONES,
-                     OPENED_CHANGE, ROTATION_STEPS, SAME_POLYGON_AREA, SAME_POLYGON_PX, SILHOUETTE_SPAN_PX,
-                     STONE_PX_SHARE, SUPPORT_WEIGHT)
+from .tuning import (
+    COARSE_BLUR,
+    COARSE_MIN_S,
+    COARSE_SPAN_PX,
+    DRAWING_PADS,
+    FEATURE_PAD,
+    FINE_BLUR,
+    FINE_MIN_S,
+    FINE_SPAN_PX,
+    MAX_REGION,
+    MIN_OVERLAP,
+    MIN_REGION,
+    MIN_POLYGON,
+    NEAR_TOP_OVERLAP,
+    OPEN_STONES,
+    OPENED_CHANGE,
+    ROTATION_STEPS,
+    SAME_POLYGON_AREA,
+    SAME_POLYGON_PX,
+    SILHOUETTE_SPAN_PX,
+    STONE_PX_SHARE,
+    SUPPORT_WEIGHT,
+)
+
 
 def feature_template(frame: Frame) -> np.ndarray:
     """Drawing of the board's own features in the canonical frame (float32, 0..1)."""
@@ -64,8 +84,15 @@ def feature_template(frame: Frame) -> np.ndarray:
         cv2.fillPoly(mask, [np.array([at(q) for q in inner], np.int32)], 1.0, cv2.LINE_AA, shift)
         img *= mask
     # the outline (its margin varies from board to board: drawn softer)
-    cv2.polylines(img, [np.array([at(q) for q in layout.outline], np.int32)], True, 0.7,
-                  max(1, int(round(0.08 * s))), cv2.LINE_AA, shift)
+    cv2.polylines(
+        img,
+        [np.array([at(q) for q in layout.outline], np.int32)],
+        True,
+        0.7,
+        max(1, int(round(0.08 * s))),
+        cv2.LINE_AA,
+        shift,
+    )
     return img
 
 
@@ -123,8 +150,9 @@ class Scorer:
         warp = np.eye(3, dtype=np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iters, 1e-5)
         try:
-            _, warp = cv2.findTransformECC(self.template, edges, warp, cv2.MOTION_HOMOGRAPHY, criteria,
-                                           self.mask.astype(np.uint8), 1)
+            _, warp = cv2.findTransformECC(
+                self.template, edges, warp, cv2.MOTION_HOMOGRAPHY, criteria, self.mask.astype(np.uint8), 1
+            )
         except cv2.error:
             return H, self.score(gray, H)
         refined = H @ np.linalg.inv(self.frame.C) @ warp.astype(np.float64) @ self.frame.C
@@ -164,16 +192,24 @@ def _silhouette_ecc(region: np.ndarray, H: np.ndarray, layout: Layout) -> np.nda
     warp = (H @ np.linalg.inv(fr.C)).astype(np.float32)
     warp /= warp[2, 2]
     try:
-        _, warp = cv2.findTransformECC(silhouette, seen, warp, cv2.MOTION_HOMOGRAPHY,
-                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3), None, 1)
+        _, warp = cv2.findTransformECC(
+            silhouette,
+            seen,
+            warp,
+            cv2.MOTION_HOMOGRAPHY,
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3),
+            None,
+            1,
+        )
     except cv2.error:
         return H
     refined = warp.astype(np.float64) @ fr.C
     return refined / refined[2, 2]
 
 
-def shape_homographies(mask: np.ndarray, layout: Layout, steps: int = ROTATION_STEPS,
-                       target: np.ndarray | None = None) -> list[np.ndarray]:
+def shape_homographies(
+    mask: np.ndarray, layout: Layout, steps: int = ROTATION_STEPS, target: np.ndarray | None = None
+) -> list[np.ndarray]:
     """Homographies laying the board outline over a filled region: moments give an affine
     fit for each rotation, the best overlaps are then refined with ECC on the masks."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -211,8 +247,7 @@ def shape_homographies(mask: np.ndarray, layout: Layout, steps: int = ROTATION_S
         scored.append((inter / max(1, union), affine @ y_down))
     # every local maximum of the overlap over the angle (an octagon fits well at 0 and 45 degrees)
     n = len(scored)
-    peaks = [scored[i] for i in range(n)
-             if scored[i][0] >= scored[i - 1][0] and scored[i][0] >= scored[(i + 1) % n][0]]
+    peaks = [scored[i] for i in range(n) if scored[i][0] >= scored[i - 1][0] and scored[i][0] >= scored[(i + 1) % n][0]]
     peaks.sort(key=lambda x: -x[0])
     if target is not None and scored:
         # a feature-density region is soft and roundish: its overlap barely tells the angle,
@@ -262,9 +297,9 @@ def homographies_for(poly: np.ndarray, layout: Layout, target: np.ndarray | None
 
 @dataclass
 class Candidate:
-    rank: float              # coarse feature score + SUPPORT_WEIGHT times the outline support
-    H: np.ndarray            # board units -> pixels of the small copy
-    source: str              # which mask and fit made it
+    rank: float  # coarse feature score + SUPPORT_WEIGHT times the outline support
+    H: np.ndarray  # board units -> pixels of the small copy
+    source: str  # which mask and fit made it
 
 
 def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candidate]:
@@ -283,15 +318,21 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
         name, mask = item
         filled = fill(mask)
         open_px = max(5, int(stone_px * OPEN_STONES) | 1)
-        opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px)))
+        opened = cv2.morphologyEx(
+            filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
+        )
         polys = fit_polygons(filled, n, MIN_POLYGON * sw * sh, MAX_REGION * sw * sh)
         if np.count_nonzero(opened != filled) > OPENED_CHANGE * sw * sh:
             polys += fit_polygons(opened, n, MIN_POLYGON * sw * sh, MAX_REGION * sw * sh)
         # feature-density regions end about a stone outside the outermost locations
         # the drawing's outer edge is its outermost line or a border drawn between it and the edge
-        targets = ([feature_outline(layout)] if name.startswith(("blob", "lines"))
-                   else [feature_outline(layout, pad) for pad in DRAWING_PADS[layout.game]] if name == "drawing"
-                   else [None])
+        targets = (
+            [feature_outline(layout)]
+            if name.startswith(("blob", "lines"))
+            else [feature_outline(layout, pad) for pad in DRAWING_PADS[layout.game]]
+            if name == "drawing"
+            else [None]
+        )
         shaped = [H for target in targets for H in shape_homographies(filled, layout, target=target)]
         return name, targets, shaped, polys
 
@@ -302,8 +343,10 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
         fits += [(H, "m" + name) for H in shaped]
         for poly in polys:
             centre, area = poly.mean(0), abs(signed_area(poly))
-            if any(np.linalg.norm(centre - c2) < SAME_POLYGON_PX and abs(area - a2) < SAME_POLYGON_AREA * a2
-                   for c2, a2 in seen):
+            if any(
+                np.linalg.norm(centre - c2) < SAME_POLYGON_PX and abs(area - a2) < SAME_POLYGON_AREA * a2
+                for c2, a2 in seen
+            ):
                 continue
             seen.append((centre, area))
             # the polygon's corners taken in turn: turns the lattice maps onto itself are one fit

@@ -31,5 +31,6 @@ class Frame:
 
     def warp(self, img: np.ndarray, H: np.ndarray, interp=cv2.INTER_LINEAR) -> np.ndarray:
         M = H @ np.linalg.inv(self.C)
-        return cv2.warpPerspective(img, M, (self.w, self.h), flags=interp | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpPerspective(
+            img, M, (self.w, self.h), flags=interp | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        )

@@ -19,11 +19,11 @@ import numpy as np
 
 from .errors import VisionError, not_an_image
 
-MAX_BYTES = 20 * 1024 * 1024          # upload / file limit
-MAX_PIXELS = 40_000_000               # refuse larger images (decompression bombs)
-MIN_SIDE = 320                        # below this no board can be read
-WORK_LONG_SIDE = 1600                 # images are brought down to this for reading
-FORMATS = "JPEG, PNG or WebP"         # what `sniff` recognises, as the refusals name it
+MAX_BYTES = 20 * 1024 * 1024  # upload / file limit
+MAX_PIXELS = 40_000_000  # refuse larger images (decompression bombs)
+MIN_SIDE = 320  # below this no board can be read
+WORK_LONG_SIDE = 1600  # images are brought down to this for reading
+FORMATS = "JPEG, PNG or WebP"  # what `sniff` recognises, as the refusals name it
 
 
 def sniff(data: bytes) -> str | None:
@@ -54,9 +54,9 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
             i += 1 if marker == 0xFF else 2
             continue
-        seglen = struct.unpack(">H", data[i + 2:i + 4])[0]
+        seglen = struct.unpack(">H", data[i + 2 : i + 4])[0]
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
             return w, h
         i += 2 + seglen
     return None
@@ -104,8 +104,9 @@ def checked_size(data: bytes) -> tuple[int, int]:
         raise VisionError(f"damaged {fmt.upper()} file: its header tells no image size", "damaged")
     w, h = size
     if w * h > MAX_PIXELS:
-        raise VisionError(f"image too large ({w}x{h} = {w * h / 1e6:.0f} megapixels; limit {MAX_PIXELS // 10**6})",
-                          "too_many_pixels")
+        raise VisionError(
+            f"image too large ({w}x{h} = {w * h / 1e6:.0f} megapixels; limit {MAX_PIXELS // 10**6})", "too_many_pixels"
+        )
     if min(w, h) < MIN_SIDE:
         raise VisionError(f"image too small ({w}x{h}; at least {MIN_SIDE} pixels a side)", "too_small")
     return size
@@ -116,7 +117,7 @@ def exif_orientation(data: bytes) -> int:
     idx = data.find(b"Exif\x00\x00")
     if idx < 0:
         return 1
-    tiff = data[idx + 6: idx + 6 + 65536]
+    tiff = data[idx + 6 : idx + 6 + 65536]
     if len(tiff) < 8:
         return 1
     endian = "<" if tiff[:2] == b"II" else ">" if tiff[:2] == b"MM" else None
@@ -124,12 +125,12 @@ def exif_orientation(data: bytes) -> int:
         return 1
     try:
         off = struct.unpack(endian + "I", tiff[4:8])[0]
-        count = struct.unpack(endian + "H", tiff[off:off + 2])[0]
+        count = struct.unpack(endian + "H", tiff[off : off + 2])[0]
         for k in range(count):
             e = off + 2 + 12 * k
-            tag, typ = struct.unpack(endian + "HH", tiff[e:e + 4])
+            tag, typ = struct.unpack(endian + "HH", tiff[e : e + 4])
             if tag == 0x0112:
-                val = struct.unpack(endian + "H", tiff[e + 8:e + 10])[0]
+                val = struct.unpack(endian + "H", tiff[e + 8 : e + 10])[0]
                 return val if 1 <= val <= 8 else 1
     except struct.error:
         return 1

@@ -28,24 +28,24 @@ from .layouts import Layout
 from .marks import mark_grid, ring_response
 
 MARK_RADII_PX = tuple(np.geomspace(4.0, 22.0, 7))  # round-edge radii tried on the small copy (pixels)
-MARK_LEVEL = 0.25      # a mark: a local maximum at least this share of the photo's strongest edges
-MAX_MARKS = 160        # the strongest marks of a size kept (a 9x9 board has 76 pockets)
-SEEDS = 8              # marks of each size a lattice is grown from, strongest first
-MATCH_TOL = 0.22       # lattice steps: a mark this close to a lattice point sits on it
-MIN_LATTICE = 12       # marks it takes to call a lattice a board's
-MAX_HALF = 6           # lattice steps either side of the marks' centre a lattice may reach (a board is 9)
-FIT_TOL = 0.2          # lattice steps: RANSAC's reach when the homography is fitted to the marks
-KEEP = 4               # board hypotheses handed on per lattice and per photo
-LATTICES = 6           # lattices (the most marks first) a board is laid on
+MARK_LEVEL = 0.25  # a mark: a local maximum at least this share of the photo's strongest edges
+MAX_MARKS = 160  # the strongest marks of a size kept (a 9x9 board has 76 pockets)
+SEEDS = 8  # marks of each size a lattice is grown from, strongest first
+MATCH_TOL = 0.22  # lattice steps: a mark this close to a lattice point sits on it
+MIN_LATTICE = 12  # marks it takes to call a lattice a board's
+MAX_HALF = 6  # lattice steps either side of the marks' centre a lattice may reach (a board is 9)
+FIT_TOL = 0.2  # lattice steps: RANSAC's reach when the homography is fitted to the marks
+KEEP = 4  # board hypotheses handed on per lattice and per photo
+LATTICES = 6  # lattices (the most marks first) a board is laid on
 
 
 @dataclass(frozen=True)
 class Lattice:
     """Marks on one square lattice: their integer coordinates and the homography to pixels."""
 
-    G: np.ndarray          # lattice coordinates (i, j) -> pixels
-    coords: np.ndarray     # (n, 2) int: lattice coordinates of the marks on it
-    strength: float        # summed response of those marks
+    G: np.ndarray  # lattice coordinates (i, j) -> pixels
+    coords: np.ndarray  # (n, 2) int: lattice coordinates of the marks on it
+    strength: float  # summed response of those marks
 
 
 def round_marks(gray: np.ndarray) -> list[tuple[float, np.ndarray, np.ndarray]]:
@@ -84,9 +84,14 @@ def _steps(pts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 # finer lattices a grown one may be the coarse part of: marks halfway between its points
-_HALVES = (((0.5, 0.5), np.array([[0.5, 0.5, 0.0], [0.5, -0.5, 0.0], [0.0, 0.0, 1.0]])),
-           ((0.5, 0.0), np.diag([0.5, 1.0, 1.0])), ((0.0, 0.5), np.diag([1.0, 0.5, 1.0])))
-HALF_SHARE = 0.5       # marks on half points among the marks found, against those on whole points, that make the lattice finer
+_HALVES = (
+    ((0.5, 0.5), np.array([[0.5, 0.5, 0.0], [0.5, -0.5, 0.0], [0.0, 0.0, 1.0]])),
+    ((0.5, 0.0), np.diag([0.5, 1.0, 1.0])),
+    ((0.0, 0.5), np.diag([1.0, 0.5, 1.0])),
+)
+HALF_SHARE = (
+    0.5  # marks on half points among the marks found, against those on whole points, that make the lattice finer
+)
 
 
 def _step_px(G: np.ndarray, at: np.ndarray) -> float:
@@ -139,8 +144,11 @@ def grow_lattice(pts: np.ndarray, val: np.ndarray, k: int) -> Lattice | None:
     # every other pocket; the finer lattice is grown again from there
     for offset, T in _HALVES:
         c = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(G)).reshape(-1, 2) - offset
-        near = ((np.linalg.norm(c - np.round(c), axis=1) < MATCH_TOL)
-                & (c >= coords.min(0)).all(1) & (c <= coords.max(0)).all(1))
+        near = (
+            (np.linalg.norm(c - np.round(c), axis=1) < MATCH_TOL)
+            & (c >= coords.min(0)).all(1)
+            & (c <= coords.max(0)).all(1)
+        )
         if near.sum() >= HALF_SHARE * len(marks):
             return _regrow(pts, val, G @ T)
     if len(marks) < MIN_LATTICE:
@@ -190,9 +198,19 @@ def lattices(gray: np.ndarray) -> list[Lattice]:
     return found
 
 
-_D4 = tuple(np.array(m, np.float64) for m in (
-    [[1, 0], [0, 1]], [[0, -1], [1, 0]], [[-1, 0], [0, -1]], [[0, 1], [-1, 0]],
-    [[-1, 0], [0, 1]], [[1, 0], [0, -1]], [[0, 1], [1, 0]], [[0, -1], [-1, 0]]))
+_D4 = tuple(
+    np.array(m, np.float64)
+    for m in (
+        [[1, 0], [0, 1]],
+        [[0, -1], [1, 0]],
+        [[-1, 0], [0, -1]],
+        [[0, 1], [-1, 0]],
+        [[-1, 0], [0, 1]],
+        [[1, 0], [0, -1]],
+        [[0, 1], [1, 0]],
+        [[0, -1], [-1, 0]],
+    )
+)
 
 
 def board_hypotheses(lat: Lattice, layout: Layout) -> list[tuple[float, np.ndarray]]:

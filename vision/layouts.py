@@ -26,13 +26,13 @@ MANY_COLOURS = ("black", "white", "red", "green", "blue", "yellow", "orange", "p
 class Layout:
     game: str
     ids: tuple[str, ...]
-    xy: np.ndarray                # (n, 2) board units, y up
-    outline: np.ndarray           # (k, 2) nominal outline, board units
-    stone_radius: float           # nominal stone radius, board units
-    palette: tuple[str, ...]      # colours a stone may have
+    xy: np.ndarray  # (n, 2) board units, y up
+    outline: np.ndarray  # (k, 2) nominal outline, board units
+    stone_radius: float  # nominal stone radius, board units
+    palette: tuple[str, ...]  # colours a stone may have
     symmetries: tuple[np.ndarray, ...] = field(default=())  # 2x2 maps of the board onto itself
-    oriented: bool = False        # True when the board itself tells which side is a1
-    marks: str = ""               # what the empty board shows at a location: pocket|point|crossing
+    oriented: bool = False  # True when the board itself tells which side is a1
+    marks: str = ""  # what the empty board shows at a location: pocket|point|crossing
 
     @property
     def n(self) -> int:
@@ -86,8 +86,17 @@ def get_layout(game: str) -> Layout:
         raise KeyError(game)
     palette, symmetries, oriented = READING[game]
     geometry = get_game(game).geometry()
-    return Layout(game, geometry.ids(), np.array([(loc.x, loc.y) for loc in geometry.locations]),
-                  np.array(geometry.outline), geometry.stone_radius, palette, symmetries(), oriented, geometry.marks)
+    return Layout(
+        game,
+        geometry.ids(),
+        np.array([(loc.x, loc.y) for loc in geometry.locations]),
+        np.array(geometry.outline),
+        geometry.stone_radius,
+        palette,
+        symmetries(),
+        oriented,
+        geometry.marks,
+    )
 
 
 @functools.lru_cache(maxsize=None)

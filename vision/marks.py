@@ -27,19 +27,20 @@ from .frame import Frame
 from .layouts import Layout, get_layout
 
 RING_DIRECTIONS = 16
-MARK_LEVEL = 0.3        # a clear round edge: this share of the strongest in the warp
-SHIFT_MARGIN = 2.0      # frame margin (board units) that holds the lattice just outside, shifted
+MARK_LEVEL = 0.3  # a clear round edge: this share of the strongest in the warp
+SHIFT_MARGIN = 2.0  # frame margin (board units) that holds the lattice just outside, shifted
 
 
 @dataclass(frozen=True)
 class MarkGrid:
     """Where a board's round marks are, their size, and the lattice they sit on (board units)."""
-    points: np.ndarray                 # (n, 2) centres of the marks
-    radii: tuple[float, ...]           # radius of the round edge (a few sizes)
+
+    points: np.ndarray  # (n, 2) centres of the marks
+    radii: tuple[float, ...]  # radius of the round edge (a few sizes)
     steps: tuple[tuple[float, float], ...]  # lattice steps: a whole-step shift fits as well locally
-    outer: np.ndarray                  # lattice points just outside the marks: no mark there
+    outer: np.ndarray  # lattice points just outside the marks: no mark there
     clear_sides: tuple[np.ndarray, ...]  # lattice points one step outside the sides that hold no marks
-    spacing: float                     # distance between neighbouring marks
+    spacing: float  # distance between neighbouring marks
 
 
 @functools.lru_cache(maxsize=None)
@@ -55,8 +56,14 @@ def mark_grid(game: str) -> MarkGrid | None:
         # edge has marks of its own, and three-stones is the biggest pocket board
         clear = ((1, 0), (-1, 0)) if game == "sage-stones" else ()
         sides = tuple(np.array(sorted({(x + dx, y + dy) for x, y in have} - have), np.float64) for dx, dy in clear)
-        return MarkGrid(points=xy, radii=(0.36, 0.42, 0.48), steps=((1.0, 0.0), (0.0, 1.0)),
-                        outer=np.array(sorted(out), np.float64), clear_sides=sides, spacing=1.0)
+        return MarkGrid(
+            points=xy,
+            radii=(0.36, 0.42, 0.48),
+            steps=((1.0, 0.0), (0.0, 1.0)),
+            outer=np.array(sorted(out), np.float64),
+            clear_sides=sides,
+            spacing=1.0,
+        )
     return None
 
 
@@ -82,8 +89,8 @@ def ring_response(gray: np.ndarray, s: float, radii: tuple[float, ...]) -> np.nd
             t = 2 * math.pi * j / RING_DIRECTIONS
             c, sn = math.cos(t), math.sin(t)
             dx, dy = int(round(r * c)), int(round(r * sn))
-            sx = px[R + dy:R + dy + h, R + dx:R + dx + w]
-            sy = py[R + dy:R + dy + h, R + dx:R + dx + w]
+            sx = px[R + dy : R + dy + h, R + dx : R + dx + w]
+            sy = py[R + dy : R + dy + h, R + dx : R + dx + w]
             acc += np.abs(sx * c + sy * sn) - np.abs(sy * c - sx * sn)
         acc *= 1.0 / RING_DIRECTIONS
         best = acc if best is None else np.maximum(best, acc)
@@ -120,14 +127,20 @@ def window_peaks(resp: np.ndarray, centres: np.ndarray, R: int) -> tuple[np.ndar
 
 @dataclass
 class GridFit:
-    H: np.ndarray        # board units -> image pixels
-    evidence: float      # round edges at the marks against the lattice just outside (about 0..1.5)
-    present: float       # share of the marks with a clear round edge right there
-    outside: float       # round edges one step beyond a clear side, against the marks' (another board's marks)
+    H: np.ndarray  # board units -> image pixels
+    evidence: float  # round edges at the marks against the lattice just outside (about 0..1.5)
+    present: float  # share of the marks with a clear round edge right there
+    outside: float  # round edges one step beyond a clear side, against the marks' (another board's marks)
 
 
-def grid_fit(gray: np.ndarray, H: np.ndarray, layout: Layout, s: float = 10.0,
-             rounds: tuple[float, ...] = (0.6, 0.35), shift: bool = True) -> GridFit:
+def grid_fit(
+    gray: np.ndarray,
+    H: np.ndarray,
+    layout: Layout,
+    s: float = 10.0,
+    rounds: tuple[float, ...] = (0.6, 0.35),
+    shift: bool = True,
+) -> GridFit:
     """Fit H (board units -> pixels of `gray`) onto the lattice of round marks; see the module
     docstring.  `rounds` are the search windows (in mark spacings); the first may reach a
     neighbouring mark, which the whole-step shift test then sets right."""
@@ -144,8 +157,12 @@ def grid_fit(gray: np.ndarray, H: np.ndarray, layout: Layout, s: float = 10.0,
             fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
             H = _best_shift(resp, fr, H, grid)
     fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
-    return GridFit(H=H, evidence=_evidence(resp, fr, grid), present=_present(resp, fr, grid.points, s),
-                   outside=_outside(resp, fr, grid))
+    return GridFit(
+        H=H,
+        evidence=_evidence(resp, fr, grid),
+        present=_present(resp, fr, grid.points, s),
+        outside=_outside(resp, fr, grid),
+    )
 
 
 def _outside(resp: np.ndarray, fr: Frame, grid: MarkGrid) -> float:
@@ -161,16 +178,23 @@ def _present(resp: np.ndarray, fr: Frame, pts: np.ndarray, s: float) -> float:
     return float((val > level).sum()) / len(pts)
 
 
-def _mark_map(gray: np.ndarray, H: np.ndarray, layout: Layout, grid: MarkGrid, s: float,
-              margin: float) -> tuple[Frame, np.ndarray]:
+def _mark_map(
+    gray: np.ndarray, H: np.ndarray, layout: Layout, grid: MarkGrid, s: float, margin: float
+) -> tuple[Frame, np.ndarray]:
     fr = Frame(layout, s, margin=margin)
     return fr, ring_response(fr.warp(gray, H), s, grid.radii)
 
 
 def _sample(resp: np.ndarray, fr: Frame, pts: np.ndarray) -> np.ndarray:
     px = fr.to_px(pts).astype(np.float32)
-    v = cv2.remap(resp, px[:, 0].reshape(1, -1), px[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
-                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    v = cv2.remap(
+        resp,
+        px[:, 0].reshape(1, -1),
+        px[:, 1].reshape(1, -1),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
     return v.ravel()
 
 
@@ -189,8 +213,9 @@ def _best_shift(resp: np.ndarray, fr: Frame, H: np.ndarray, grid: MarkGrid) -> n
     return H @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
 
 
-def _homography_from_peaks(H: np.ndarray, fr: Frame, src: np.ndarray, peaks_px: np.ndarray,
-                           thr_units: float) -> np.ndarray | None:
+def _homography_from_peaks(
+    H: np.ndarray, fr: Frame, src: np.ndarray, peaks_px: np.ndarray, thr_units: float
+) -> np.ndarray | None:
     """RANSAC homography from board units to the peaks (frame pixels of `fr` under H)."""
     if len(src) < 8:
         return None

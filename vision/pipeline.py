@@ -21,8 +21,21 @@ from .detect import Detection, find_board
 from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
-from .tuning import (BRIGHT_MEAN, CHECK_BELOW, CLEAN_OUTLINE, DARK_MEAN, DARK_P99, FLAT_STD, MAX_CAMERA_ERROR,
-                     MAX_OUTSIDE, MIN_EVIDENCE, MIN_PRESENT, MIN_STONE_PX, REFUSE_LOOK_S, SEARCH_LIMIT_S)
+from .tuning import (
+    BRIGHT_MEAN,
+    CHECK_BELOW,
+    CLEAN_OUTLINE,
+    DARK_MEAN,
+    DARK_P99,
+    FLAT_STD,
+    MAX_CAMERA_ERROR,
+    MAX_OUTSIDE,
+    MIN_EVIDENCE,
+    MIN_PRESENT,
+    MIN_STONE_PX,
+    REFUSE_LOOK_S,
+    SEARCH_LIMIT_S,
+)
 
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
 # a refused photo may be another game's board: those are looked for cheapest search first, and
@@ -122,17 +135,23 @@ def read_board(source, game: str) -> Reading:
     H = det.H
     orientation: dict[str, Any]
     if layout.oriented:  # the detection chose the way round (the numbered edge's wide margin)
-        orientation = {"canonical": False,
-                       "how": "from the board: the numbered short edge (wide margin with the engraved column numbers) is below row 1",
-                       "certainty": round(float(min(1.0, max(0.0, det.orientation_margin * 4))), 2)}
+        orientation = {
+            "canonical": False,
+            "how": "from the board: the numbered short edge (wide margin with the engraved column numbers) is below row 1",
+            "certainty": round(float(min(1.0, max(0.0, det.orientation_margin * 4))), 2),
+        }
     else:
         H = _canonical_orientation(H, layout)
-        orientation = {"canonical": True,
-                       "how": "symmetric board: reported with row 1 nearest the bottom of the photo; "
-                              "any symmetry of the board is the same position"}
+        orientation = {
+            "canonical": True,
+            "how": "symmetric board: reported with row 1 nearest the bottom of the photo; "
+            "any symmetry of the board is the same position",
+        }
     corners = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
     # stone size in pixels: too small a board cannot be read
-    stone = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H).reshape(-1, 2)
+    stone = cv2.perspectiveTransform(
+        np.array([[[0.0, 0.0]], [[layout.stone_radius, 0.0]], [[0.0, layout.stone_radius]]]), H
+    ).reshape(-1, 2)
     rad_px = min(np.linalg.norm(stone[1] - stone[0]), np.linalg.norm(stone[2] - stone[0]))
     if rad_px < MIN_STONE_PX:
         raise VisionError(f"board too small in the photo (stones ~{rad_px:.0f} px across): move closer", "too_small")
@@ -144,10 +163,17 @@ def read_board(source, game: str) -> Reading:
         conf = [min(c, orientation["certainty"]) for c in conf]
     cells = dict(zip(layout.ids, labels))
     confidence = dict(zip(layout.ids, conf))
-    return Reading(game=game, cells=cells, confidence=confidence,
-                   board_corners=[[round(float(x), 1), round(float(y), 1)] for x, y in corners],
-                   orientation=orientation, detection_score=det.score,
-                   seconds=time.perf_counter() - t0, H=H, image=img)
+    return Reading(
+        game=game,
+        cells=cells,
+        confidence=confidence,
+        board_corners=[[round(float(x), 1), round(float(y), 1)] for x, y in corners],
+        orientation=orientation,
+        detection_score=det.score,
+        seconds=time.perf_counter() - t0,
+        H=H,
+        image=img,
+    )
 
 
 def _quality(det: Detection, game: str) -> float:
@@ -159,8 +185,12 @@ def _accept(det: Detection, game: str) -> bool:
     # the board's own marks (pockets, drawn lines) right where the fit puts them -- for a
     # pocket lattice all of them, and no more beyond its clear sides -- and a fit a real
     # camera can make of a flat board of this shape
-    return (_quality(det, game) >= 1.0 and det.present >= MIN_PRESENT and det.outside <= MAX_OUTSIDE
-            and det.camera_error <= MAX_CAMERA_ERROR)
+    return (
+        _quality(det, game) >= 1.0
+        and det.present >= MIN_PRESENT
+        and det.outside <= MAX_OUTSIDE
+        and det.camera_error <= MAX_CAMERA_ERROR
+    )
 
 
 def _refuse(img: np.ndarray, game: str, started: float) -> None:
@@ -179,6 +209,7 @@ def _refuse(img: np.ndarray, game: str, started: float) -> None:
 
 def score_board(source, game: str) -> tuple[Reading, dict]:
     from engine import score_position
+
     reading = read_board(source, game)
     pos = {"game": game, "cells": reading.cells}
     return reading, score_position(pos)
@@ -194,9 +225,17 @@ def debug_image(reading: Reading) -> np.ndarray:
     lw = max(2, round(max(img.shape[:2]) / 500))
     cv2.polylines(img, [np.round(outline).astype(np.int32)], True, (255, 0, 255), lw, cv2.LINE_AA)
     cv2.circle(img, tuple(np.round(outline[0]).astype(int)), 3 * lw, (255, 0, 255), -1)
-    colours = {"black": (0, 0, 0), "white": (255, 255, 255), "clear": (200, 255, 200), "red": (0, 0, 230),
-               "green": (0, 170, 0), "blue": (230, 60, 0), "yellow": (0, 230, 255), "orange": (0, 140, 255),
-               "purple": (170, 40, 140)}
+    colours = {
+        "black": (0, 0, 0),
+        "white": (255, 255, 255),
+        "clear": (200, 255, 200),
+        "red": (0, 0, 230),
+        "green": (0, 170, 0),
+        "blue": (230, 60, 0),
+        "yellow": (0, 230, 255),
+        "orange": (0, 140, 255),
+        "purple": (170, 40, 140),
+    }
     rad = max(3, int(0.35 * np.linalg.norm(pts[1] - pts[0]) if len(pts) > 1 else 6))
     rad = max(3, min(rad, 14))
     for pid, (x, y) in zip(layout.ids, pts):

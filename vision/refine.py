@@ -16,10 +16,26 @@ from .evidence import line_kernel, line_peaks, line_samples, outline_samples, st
 from .frame import Frame
 from .layouts import Layout
 from .segment import thin_lines
-from .tuning import (LATTICE_DRAWN, LATTICE_WALK, LINE_REFINE_ROUNDS, MIN_LINE_MARKS, MIN_OUTLINE_EDGES,
-                     MIN_STONE_MARKS, OUTLINE_EDGE_SHARE, OUTLINE_INLIERS, OUTLINE_RANSAC, OUTLINE_REFINE_ROUNDS,
-                     OUTLINE_STEPS, MIN_OUTLINE_CHANGE, MIN_SELF_CONSISTENT, SNAP_REACH, SNAP_S, SNAP_SCALES,
-                     SNAP_STEP, MARK_RANSAC)
+from .tuning import (
+    LATTICE_DRAWN,
+    LATTICE_WALK,
+    LINE_REFINE_ROUNDS,
+    MIN_LINE_MARKS,
+    MIN_OUTLINE_EDGES,
+    MIN_STONE_MARKS,
+    OUTLINE_EDGE_SHARE,
+    OUTLINE_INLIERS,
+    OUTLINE_RANSAC,
+    OUTLINE_REFINE_ROUNDS,
+    OUTLINE_STEPS,
+    MIN_OUTLINE_CHANGE,
+    MIN_SELF_CONSISTENT,
+    SNAP_REACH,
+    SNAP_S,
+    SNAP_SCALES,
+    SNAP_STEP,
+    MARK_RANSAC,
+)
 
 
 def _unit_px(H: np.ndarray) -> float:
@@ -33,8 +49,14 @@ def _moved(H: np.ndarray, scale: float, dx: float, dy: float) -> np.ndarray:
     return H @ np.array([[scale, 0.0, dx], [0.0, scale, dy], [0.0, 0.0, 1.0]])
 
 
-def line_snap(gray: np.ndarray, H: np.ndarray, layout: Layout, reach: float = SNAP_REACH, step: float = SNAP_STEP,
-              scales: tuple[float, ...] = SNAP_SCALES) -> np.ndarray:
+def line_snap(
+    gray: np.ndarray,
+    H: np.ndarray,
+    layout: Layout,
+    reach: float = SNAP_REACH,
+    step: float = SNAP_STEP,
+    scales: tuple[float, ...] = SNAP_SCALES,
+) -> np.ndarray:
     """Drawn boards: the shift (and slight scale) within `reach` board units that lays the most
     drawn-line samples on dark thin lines -- a wider reach than `line_refine`'s, for outline fits
     pushed off by the board's visible side or its shadow."""
@@ -74,6 +96,7 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     def shown(step: np.ndarray) -> float:
         px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
         return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
+
     at = np.zeros(2)
     for _ in range(LATTICE_WALK):  # walk while a neighbour shows more: a coarse fit may be steps off
         best = max((at + step for step in steps), key=shown)
@@ -83,8 +106,9 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     return _moved(H, 1.0, at[0], at[1])
 
 
-def line_refine(gray: np.ndarray, H: np.ndarray, layout: Layout,
-                rounds: tuple[float, ...] = LINE_REFINE_ROUNDS) -> np.ndarray:
+def line_refine(
+    gray: np.ndarray, H: np.ndarray, layout: Layout, rounds: tuple[float, ...] = LINE_REFINE_ROUNDS
+) -> np.ndarray:
     """Drawn boards: pull the fit onto the drawn lines (morris squares, rings circles) or onto
     the round edges of the stones (a crowded rings board hides most of its lines)."""
     _, nrm = line_samples(layout.game)
@@ -114,8 +138,9 @@ def line_refine(gray: np.ndarray, H: np.ndarray, layout: Layout,
     return H
 
 
-def outline_refine(img: np.ndarray, H: np.ndarray, layout: Layout,
-                   rounds: tuple[float, ...] = OUTLINE_REFINE_ROUNDS) -> np.ndarray:
+def outline_refine(
+    img: np.ndarray, H: np.ndarray, layout: Layout, rounds: tuple[float, ...] = OUTLINE_REFINE_ROUNDS
+) -> np.ndarray:
     """Pull the outline onto the board's top-face edge: along each side's normal take the innermost
     strong colour edge (outside it there may be the board's visible side and its shadow)."""
     pts, nrm = outline_samples(layout.game, 160)
@@ -143,8 +168,9 @@ def outline_refine(img: np.ndarray, H: np.ndarray, layout: Layout,
         if len(found) < MIN_OUTLINE_EDGES:
             return H
         img_pts = cv2.perspectiveTransform(np.array(found).reshape(-1, 1, 2), H).reshape(-1, 2)
-        refitted, inliers = cv2.findHomography(np.array(src_pts), img_pts, cv2.RANSAC,
-                                               max(1.0, OUTLINE_RANSAC * _unit_px(H)))
+        refitted, inliers = cv2.findHomography(
+            np.array(src_pts), img_pts, cv2.RANSAC, max(1.0, OUTLINE_RANSAC * _unit_px(H))
+        )
         if refitted is None or inliers is None or inliers.sum() < OUTLINE_INLIERS * len(src_pts):
             return H
         H = refitted / refitted[2, 2]

@@ -10,11 +10,37 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .tuning import (BLOB_SCALES, BORDER_CLUSTERS, BORDER_LEVELS, BORDER_SEED, BORDER_SHARE, BORDER_STRETCH,
-                     CLOSE_STONES, CLUSTER_SAMPLES, COLOUR_CLUSTERS, SIDE_END_SHARE, DENSITY_MIN_SIGMA,
-                     DENSITY_STONES, DRAWING_LINES, EDGE_FIT_REACH, EDGE_MOVE_MAX, KMEANS_ATTEMPTS, KMEANS_EPSILON, KMEANS_ITERATIONS,
-                     LIGHTNESS_WEIGHT, LINE_DENSITY_SHARE, BLOB_LEVELS, BLOB_SHARE, MIN_SOLIDITY, OPEN_PX,
-                     SEGMENT_BLUR, TEXTURE_CLUSTERS, TEXTURE_MIN_SIGMA, TEXTURE_STONES, THIN_LINE_PX)
+from .tuning import (
+    BLOB_SCALES,
+    BORDER_CLUSTERS,
+    BORDER_LEVELS,
+    BORDER_SEED,
+    BORDER_SHARE,
+    BORDER_STRETCH,
+    CLOSE_STONES,
+    CLUSTER_SAMPLES,
+    COLOUR_CLUSTERS,
+    SIDE_END_SHARE,
+    DENSITY_MIN_SIGMA,
+    DENSITY_STONES,
+    DRAWING_LINES,
+    EDGE_FIT_REACH,
+    EDGE_MOVE_MAX,
+    KMEANS_ATTEMPTS,
+    KMEANS_EPSILON,
+    KMEANS_ITERATIONS,
+    LIGHTNESS_WEIGHT,
+    LINE_DENSITY_SHARE,
+    BLOB_LEVELS,
+    BLOB_SHARE,
+    MIN_SOLIDITY,
+    OPEN_PX,
+    SEGMENT_BLUR,
+    TEXTURE_CLUSTERS,
+    TEXTURE_MIN_SIGMA,
+    TEXTURE_STONES,
+    THIN_LINE_PX,
+)
 
 _KMEANS_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, KMEANS_ITERATIONS, KMEANS_EPSILON)
 
@@ -107,7 +133,7 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
         lxx = cv2.Sobel(b, cv2.CV_32F, 2, 0)
         lyy = cv2.Sobel(b, cv2.CV_32F, 0, 2)
         lxy = cv2.Sobel(b, cv2.CV_32F, 1, 1)
-        hessian = np.maximum(hessian, (lxx * lyy - lxy * lxy) * scale ** 4)
+        hessian = np.maximum(hessian, (lxx * lyy - lxy * lxy) * scale**4)
     blobs = (hessian > np.percentile(hessian, BLOB_SHARE)).astype(np.float32)
     density8, otsu = _dense(blobs, stone_px)
     for level in (otsu * BLOB_LEVELS[0], otsu * BLOB_LEVELS[1]):
@@ -126,13 +152,20 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
             out.append(("drawing", piece))
     # border colour model: what touches the frame's edge is table
     border_px = max(4, int(BORDER_SHARE * min(h, w)))
-    border = np.concatenate([lab[:border_px].reshape(-1, 3), lab[-border_px:].reshape(-1, 3),
-                             lab[:, :border_px].reshape(-1, 3), lab[:, -border_px:].reshape(-1, 3)])
+    border = np.concatenate(
+        [
+            lab[:border_px].reshape(-1, 3),
+            lab[-border_px:].reshape(-1, 3),
+            lab[:, :border_px].reshape(-1, 3),
+            lab[:, -border_px:].reshape(-1, 3),
+        ]
+    )
     border_colour = border.copy()
     border_colour[:, 0] *= LIGHTNESS_WEIGHT
     cv2.setRNGSeed(BORDER_SEED)
-    _, _, table = cv2.kmeans(border_colour, BORDER_CLUSTERS, None, _KMEANS_CRITERIA, KMEANS_ATTEMPTS,
-                             cv2.KMEANS_PP_CENTERS)
+    _, _, table = cv2.kmeans(
+        border_colour, BORDER_CLUSTERS, None, _KMEANS_CRITERIA, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS
+    )
     dist = np.sqrt(((colour[:, None, :] - table[None]) ** 2).sum(-1).min(1)).reshape(h, w)
     dist8 = np.clip(dist * BORDER_STRETCH, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)

@@ -16,148 +16,148 @@ import math
 import numpy as np
 
 # ----------------------------------------------------------------- the search (detect.py)
-SMALL_SIDE = 400                   # pixels: long side of the copy regions are segmented and fitted on
-SAME_FIT_SHARE = 0.03              # of the small copy's long side: fits this close are one candidate
-GRID_CANDIDATES = 10               # pocket boards: distinct region fits pulled onto the lattice of marks ...
-GRID_PER_SOURCE = 3                # ... at most this many from one region
-LATTICE_CANDIDATES = 4             # pocket boards: distinct fits from the lattice of round marks (`lattice.py`)
-GRID_FINE_S = 20.0                 # s of the full-resolution lattice fit
-GRID_FINE_ROUNDS = (0.2, 0.1)      # its search windows, in mark spacings: the coarse fit is near already
-DRAWN_CANDIDATES = 6               # drawn boards: distinct region fits refined at low resolution ...
-DRAWN_PER_SOURCE = 2               # ... at most this many from one region
-DRAWN_FINALS = 3                   # drawn boards: candidates polished at full resolution, at most
-COARSE_ECC_ITERS = 15              # ECC steps on the small copy: it only needs to come near
-FINE_ECC_ITERS = 30                # ECC steps at full resolution when the lines alone do not settle a fit
-MID_SIDE = 800.0                   # pixels: long side of the copy the final outline support is measured on
-SUPPORT_WEIGHT = 0.5               # outline support against the feature score when fits are ranked
+SMALL_SIDE = 400  # pixels: long side of the copy regions are segmented and fitted on
+SAME_FIT_SHARE = 0.03  # of the small copy's long side: fits this close are one candidate
+GRID_CANDIDATES = 10  # pocket boards: distinct region fits pulled onto the lattice of marks ...
+GRID_PER_SOURCE = 3  # ... at most this many from one region
+LATTICE_CANDIDATES = 4  # pocket boards: distinct fits from the lattice of round marks (`lattice.py`)
+GRID_FINE_S = 20.0  # s of the full-resolution lattice fit
+GRID_FINE_ROUNDS = (0.2, 0.1)  # its search windows, in mark spacings: the coarse fit is near already
+DRAWN_CANDIDATES = 6  # drawn boards: distinct region fits refined at low resolution ...
+DRAWN_PER_SOURCE = 2  # ... at most this many from one region
+DRAWN_FINALS = 3  # drawn boards: candidates polished at full resolution, at most
+COARSE_ECC_ITERS = 15  # ECC steps on the small copy: it only needs to come near
+FINE_ECC_ITERS = 30  # ECC steps at full resolution when the lines alone do not settle a fit
+MID_SIDE = 800.0  # pixels: long side of the copy the final outline support is measured on
+SUPPORT_WEIGHT = 0.5  # outline support against the feature score when fits are ranked
 CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
-NUMBERS_CLEAR = 2.5                # one end's margin this much inkier than the other's: the numbered one
-CLEAR_MARGIN = 0.25                # the orientation margin of a way round the numbers tell (certainty 1)
-STONE_MARKED = ("rings",)          # drawn boards whose stones, when crowded, show the fit better than the lines
+NUMBERS_CLEAR = 2.5  # one end's margin this much inkier than the other's: the numbered one
+CLEAR_MARGIN = 0.25  # the orientation margin of a way round the numbers tell (certainty 1)
+STONE_MARKED = ("rings",)  # drawn boards whose stones, when crowded, show the fit better than the lines
 
 # ----------------------------------------------------------------- segmentation (segment.py)
-SEGMENT_BLUR = 1.5                 # pixels: smoothing before colours are clustered (grain and noise)
-LIGHTNESS_WEIGHT = 0.6             # of Lab lightness against the colour axes: shading changes it most
-CLUSTER_SAMPLES = 12000            # pixels k-means learns its clusters from (then every pixel is labelled)
-COLOUR_CLUSTERS = (2, 3, 4)        # colour clusterings tried: board, table, and a cloth or a shadow
-TEXTURE_CLUSTERS = (2, 3)          # colour + grain-direction clusterings tried
-KMEANS_ITERATIONS = 20             # k-means steps, at most ...
-KMEANS_EPSILON = 0.5               # ... or until the centres move less than this
-KMEANS_ATTEMPTS = 2                # k-means restarts, the best kept
-OPEN_PX = 5                        # pixels: specks smaller than this are opened away from a region
-CLOSE_STONES = 1.3                 # stone diameters: gaps in a region this wide are closed (stones, lines)
-TEXTURE_MIN_SIGMA = 3.0            # pixels: the grain direction is averaged over at least this ...
-TEXTURE_STONES = 0.8               # ... or this many stone diameters
-BLOB_SCALES = (2.5, 4.0, 6.5)      # pixels: sizes round blobs (pockets, stones) are looked for at
-BLOB_SHARE = 90                    # percentile of blob strength that counts as a blob
-DENSITY_MIN_SIGMA = 6.0            # pixels: blob and line density is averaged over at least this ...
-DENSITY_STONES = 1.5               # ... or this many stone diameters
-BLOB_LEVELS = (0.7, 1.0)           # of Otsu's level: a loose and a strict region of dense blobs
-THIN_LINE_PX = 5                   # pixels: strokes thinner than this on the small copy are drawn lines
-LINE_DENSITY_SHARE = 95            # percentile of thin-line strength that counts as a line
-DRAWING_LINES = 93                 # percentile of thin-line strength the drawing's connected piece is made of
-BORDER_SHARE = 0.03                # of the frame's short side: the strip along its edge taken to be table
-BORDER_CLUSTERS = 3                # colours of the table (wood, cloth, a shadow)
-BORDER_SEED = 7                    # k-means seed of the table's colours: one photo, one set of regions
-BORDER_STRETCH = 4                 # colour distance from the table onto 8 bits
-BORDER_LEVELS = (1.0, 0.6)         # of Otsu's level: a strict and a loose "not table" region
-MIN_SOLIDITY = 0.75                # a region's area over its convex hull's: less is no board's outline
-SIDE_END_SHARE = 0.12              # of a polygon side: its ends (near corners) are left out of its line fit
-EDGE_FIT_REACH = 0.04              # of a side's length: contour points this near it are fitted
-EDGE_MOVE_MAX = 0.2                # of the polygon's size: refitted corners moved further are not trusted
+SEGMENT_BLUR = 1.5  # pixels: smoothing before colours are clustered (grain and noise)
+LIGHTNESS_WEIGHT = 0.6  # of Lab lightness against the colour axes: shading changes it most
+CLUSTER_SAMPLES = 12000  # pixels k-means learns its clusters from (then every pixel is labelled)
+COLOUR_CLUSTERS = (2, 3, 4)  # colour clusterings tried: board, table, and a cloth or a shadow
+TEXTURE_CLUSTERS = (2, 3)  # colour + grain-direction clusterings tried
+KMEANS_ITERATIONS = 20  # k-means steps, at most ...
+KMEANS_EPSILON = 0.5  # ... or until the centres move less than this
+KMEANS_ATTEMPTS = 2  # k-means restarts, the best kept
+OPEN_PX = 5  # pixels: specks smaller than this are opened away from a region
+CLOSE_STONES = 1.3  # stone diameters: gaps in a region this wide are closed (stones, lines)
+TEXTURE_MIN_SIGMA = 3.0  # pixels: the grain direction is averaged over at least this ...
+TEXTURE_STONES = 0.8  # ... or this many stone diameters
+BLOB_SCALES = (2.5, 4.0, 6.5)  # pixels: sizes round blobs (pockets, stones) are looked for at
+BLOB_SHARE = 90  # percentile of blob strength that counts as a blob
+DENSITY_MIN_SIGMA = 6.0  # pixels: blob and line density is averaged over at least this ...
+DENSITY_STONES = 1.5  # ... or this many stone diameters
+BLOB_LEVELS = (0.7, 1.0)  # of Otsu's level: a loose and a strict region of dense blobs
+THIN_LINE_PX = 5  # pixels: strokes thinner than this on the small copy are drawn lines
+LINE_DENSITY_SHARE = 95  # percentile of thin-line strength that counts as a line
+DRAWING_LINES = 93  # percentile of thin-line strength the drawing's connected piece is made of
+BORDER_SHARE = 0.03  # of the frame's short side: the strip along its edge taken to be table
+BORDER_CLUSTERS = 3  # colours of the table (wood, cloth, a shadow)
+BORDER_SEED = 7  # k-means seed of the table's colours: one photo, one set of regions
+BORDER_STRETCH = 4  # colour distance from the table onto 8 bits
+BORDER_LEVELS = (1.0, 0.6)  # of Otsu's level: a strict and a loose "not table" region
+MIN_SOLIDITY = 0.75  # a region's area over its convex hull's: less is no board's outline
+SIDE_END_SHARE = 0.12  # of a polygon side: its ends (near corners) are left out of its line fit
+EDGE_FIT_REACH = 0.04  # of a side's length: contour points this near it are fitted
+EDGE_MOVE_MAX = 0.2  # of the polygon's size: refitted corners moved further are not trusted
 
 # ----------------------------------------------------------------- fitting (fit.py)
-STONE_PX_SHARE = 0.6               # of the photo's short side: the board's width expected (stone sizes)
-OPEN_STONES = 2.0                  # stone diameters: a region is also fitted with limbs this thin opened off
-OPENED_CHANGE = 0.01               # of the copy: opening changed a region this much, so fit both
-MIN_REGION = 0.05                  # of the copy: the smallest region an outline is laid over
-MIN_POLYGON = 0.06                 # of the copy: the smallest region a polygon is fitted to
-MAX_REGION = 0.97                  # of the copy: a bigger region is the whole frame
-ROTATION_STEPS = 36                # angles the outline is laid over a region at (every 10 degrees)
-MIN_OVERLAP = 0.6                  # intersection over union of outline and region, at least
-NEAR_TOP_OVERLAP = 0.9             # soft regions: angles overlapping this share of the best go on
-SILHOUETTE_SPAN_PX = 64.0          # pixels across the board where the silhouette is refined by ECC
-FEATURE_PAD = 0.42                 # board units beyond the outermost locations where their features end
+STONE_PX_SHARE = 0.6  # of the photo's short side: the board's width expected (stone sizes)
+OPEN_STONES = 2.0  # stone diameters: a region is also fitted with limbs this thin opened off
+OPENED_CHANGE = 0.01  # of the copy: opening changed a region this much, so fit both
+MIN_REGION = 0.05  # of the copy: the smallest region an outline is laid over
+MIN_POLYGON = 0.06  # of the copy: the smallest region a polygon is fitted to
+MAX_REGION = 0.97  # of the copy: a bigger region is the whole frame
+ROTATION_STEPS = 36  # angles the outline is laid over a region at (every 10 degrees)
+MIN_OVERLAP = 0.6  # intersection over union of outline and region, at least
+NEAR_TOP_OVERLAP = 0.9  # soft regions: angles overlapping this share of the best go on
+SILHOUETTE_SPAN_PX = 64.0  # pixels across the board where the silhouette is refined by ECC
+FEATURE_PAD = 0.42  # board units beyond the outermost locations where their features end
 # where a drawing's outer edge may run, in board units beyond the outermost locations: its
 # outermost line (morris' outer square, rings' outer circles) or a border drawn nearer the edge
 DRAWING_PADS = {"morris": (0.0, 0.3, 0.6), "rings": (1 / math.sqrt(3), 0.85)}
-SAME_POLYGON_PX = 3                # pixels between two polygons' centres that make them one ...
-SAME_POLYGON_AREA = 0.02           # ... with areas this close
-COARSE_MIN_S = 6.0                 # s of the scorer on the small copy, at least ...
-COARSE_SPAN_PX = 160.0             # ... or this many pixels across the board
-COARSE_BLUR = 1.5                  # pixels: its edges blurred so a near fit still correlates
-FINE_MIN_S = 12.0                  # s of the scorer at full resolution, at least ...
-FINE_SPAN_PX = 320.0               # ... or this many pixels across the board
-FINE_BLUR = 1.3                    # pixels: its edges blurred
+SAME_POLYGON_PX = 3  # pixels between two polygons' centres that make them one ...
+SAME_POLYGON_AREA = 0.02  # ... with areas this close
+COARSE_MIN_S = 6.0  # s of the scorer on the small copy, at least ...
+COARSE_SPAN_PX = 160.0  # ... or this many pixels across the board
+COARSE_BLUR = 1.5  # pixels: its edges blurred so a near fit still correlates
+FINE_MIN_S = 12.0  # s of the scorer at full resolution, at least ...
+FINE_SPAN_PX = 320.0  # ... or this many pixels across the board
+FINE_BLUR = 1.3  # pixels: its edges blurred
 
 # ----------------------------------------------------------------- evidence (evidence.py)
 LINE_S = {"morris": 40.0, "rings": 60.0}  # s where drawn lines are followed
 LINE_KERNEL = {"morris": 0.2, "rings": 0.35}  # board units: a drawn line is thinner (rings' 6 mm lines ~0.2)
-LINE_SAMPLE_STEP = 0.08            # board units between samples along a drawn line
+LINE_SAMPLE_STEP = 0.08  # board units between samples along a drawn line
 LINE_CLEAR_FROM = {"morris": 0.42, "rings": 0.2}  # board units from a location: its stone or dot hides the line
-LINE_INSET = 0.96                  # of the outline: drawn-line samples beyond it run into the board's edge
-STRONG_PEAK = 2.0                  # thin-line strength a line's peak needs, at least ...
-STRONG_PEAK_SHARE = 40             # ... and this percentile of the peaks
-LINE_TOL = 0.05                    # board units: a drawn line found this close to the fit's is where it says
-HIDDEN = 1.7                       # stone radii from a stone's location: its body hides the lines
-MIN_SEEN = 60                      # line samples it takes to judge a fit by the lines left in view
-STONE_S = 20.0                     # s where drawn boards' stones are looked for
-STONE_SIZES = (0.85, 1.0, 1.15)    # a stone's round edge, in stone radii (sets differ)
-STONE_EDGE = 0.45                  # a stone's round edge: this share of the strongest ones in the warp
-STONE_WINDOW = 0.2                 # board units around a location where its stone's edge is looked for
-STONE_LIFT = 0.4                   # stone radii above the board where a stone's edge shows
-CROWDED = 0.5                      # share of the locations holding a stone
-CENTRED = 0.08                     # board units: a stone's edge centred this close to its location
-POINT_MARKED = ("morris",)         # drawn boards whose points may carry round markers (`point_evidence`)
+LINE_INSET = 0.96  # of the outline: drawn-line samples beyond it run into the board's edge
+STRONG_PEAK = 2.0  # thin-line strength a line's peak needs, at least ...
+STRONG_PEAK_SHARE = 40  # ... and this percentile of the peaks
+LINE_TOL = 0.05  # board units: a drawn line found this close to the fit's is where it says
+HIDDEN = 1.7  # stone radii from a stone's location: its body hides the lines
+MIN_SEEN = 60  # line samples it takes to judge a fit by the lines left in view
+STONE_S = 20.0  # s where drawn boards' stones are looked for
+STONE_SIZES = (0.85, 1.0, 1.15)  # a stone's round edge, in stone radii (sets differ)
+STONE_EDGE = 0.45  # a stone's round edge: this share of the strongest ones in the warp
+STONE_WINDOW = 0.2  # board units around a location where its stone's edge is looked for
+STONE_LIFT = 0.4  # stone radii above the board where a stone's edge shows
+CROWDED = 0.5  # share of the locations holding a stone
+CENTRED = 0.08  # board units: a stone's edge centred this close to its location
+POINT_MARKED = ("morris",)  # drawn boards whose points may carry round markers (`point_evidence`)
 POINT_SIZES = (0.7, 0.85, 1.0, 1.15)  # a point's round mark, in stone radii: a big dot, a ring, a stone
-NUMBERS_S = 30.0                   # s where an oriented board's numbers are looked for
-SUPPORT_BLUR = 2.0                 # pixels: colours compared across the outline are smoothed first
-OUTLINE_SAMPLES = 240              # points along the outline where its support is measured
-OUTLINE_CORNER_SHARE = 0.08        # of an outline side: its ends are left out (a corner's normal is ambiguous)
-OUTLINE_REACH = 0.22               # board units either side of the outline where colours are compared
-EDGE_CHANGE = 10                   # Lab distance across the outline that is a real edge
+NUMBERS_S = 30.0  # s where an oriented board's numbers are looked for
+SUPPORT_BLUR = 2.0  # pixels: colours compared across the outline are smoothed first
+OUTLINE_SAMPLES = 240  # points along the outline where its support is measured
+OUTLINE_CORNER_SHARE = 0.08  # of an outline side: its ends are left out (a corner's normal is ambiguous)
+OUTLINE_REACH = 0.22  # board units either side of the outline where colours are compared
+EDGE_CHANGE = 10  # Lab distance across the outline that is a real edge
 
 # ----------------------------------------------------------------- refinement (refine.py)
-SNAP_S = 24.0                      # s where drawn lines are searched widely
-SNAP_REACH = 0.5                   # board units a drawn fit may be shifted by to lie on its lines
-SNAP_STEP = 0.05                   # board units between the shifts tried
-SNAP_SCALES = (0.97, 1.0, 1.03)    # scales tried with them (the outline's margin varies)
-LATTICE_WALK = 3                   # whole lattice steps a drawn fit may be moved by
-LATTICE_DRAWN = ("rings",)         # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
+SNAP_S = 24.0  # s where drawn lines are searched widely
+SNAP_REACH = 0.5  # board units a drawn fit may be shifted by to lie on its lines
+SNAP_STEP = 0.05  # board units between the shifts tried
+SNAP_SCALES = (0.97, 1.0, 1.03)  # scales tried with them (the outline's margin varies)
+LATTICE_WALK = 3  # whole lattice steps a drawn fit may be moved by
+LATTICE_DRAWN = ("rings",)  # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
 LINE_REFINE_ROUNDS = (0.3, 0.2, 0.12)  # board units: the windows lines and stones are looked for in, narrowing
-MIN_LINE_MARKS = 20                # line samples it takes to refit to the lines ...
-MIN_STONE_MARKS = 12               # ... and stones to refit to the stones
-MARK_RANSAC = 0.05                 # board units: a mark further from the refit is an outlier
-MIN_SELF_CONSISTENT = 0.3          # share of the marks a refit must agree with
+MIN_LINE_MARKS = 20  # line samples it takes to refit to the lines ...
+MIN_STONE_MARKS = 12  # ... and stones to refit to the stones
+MARK_RANSAC = 0.05  # board units: a mark further from the refit is an outlier
+MIN_SELF_CONSISTENT = 0.3  # share of the marks a refit must agree with
 OUTLINE_REFINE_ROUNDS = (0.35, 0.18)  # board units either side of the outline where its edge is looked for
-OUTLINE_STEPS = 41                 # steps across that window
-MIN_OUTLINE_CHANGE = 8.0           # Lab change across the outline that may be the board's edge
-OUTLINE_EDGE_SHARE = 0.6           # of the strongest change: the innermost edge this strong is the top face's
-MIN_OUTLINE_EDGES = 12             # outline points with an edge it takes to refit
-OUTLINE_RANSAC = 0.06              # board units: an edge point further from the refit is an outlier
-OUTLINE_INLIERS = 0.5              # share of the edge points a refit must agree with
+OUTLINE_STEPS = 41  # steps across that window
+MIN_OUTLINE_CHANGE = 8.0  # Lab change across the outline that may be the board's edge
+OUTLINE_EDGE_SHARE = 0.6  # of the strongest change: the innermost edge this strong is the top face's
+MIN_OUTLINE_EDGES = 12  # outline points with an edge it takes to refit
+OUTLINE_RANSAC = 0.06  # board units: an edge point further from the refit is an outlier
+OUTLINE_INLIERS = 0.5  # share of the edge points a refit must agree with
 
 # ----------------------------------------------------------------- the camera model (camera.py)
 FOCAL_RANGE = np.geomspace(0.45, 2.5, 32)  # focal lengths tried, over the long side: wide to tele phones
-PHONE_FOCAL = 0.85                 # a phone's main camera: focal length in pixels over the long side
-SAME_CAMERA = 0.01                 # camera errors this close fit alike (seen straight down every focal does)
-MAX_CAMERA_ERROR_CANDIDATE = 0.2   # looser than the final check: ECC still improves them
-MAX_CAMERA_ERROR = 0.06            # the final fit must be what a real camera sees of this board's shape
-MIN_OUTLINE_AREA = 0.02            # of the photo: a smaller board cannot be read
-MAX_OUTLINE_AREA = 1.3             # of the photo: a board may run a little off the frame
+PHONE_FOCAL = 0.85  # a phone's main camera: focal length in pixels over the long side
+SAME_CAMERA = 0.01  # camera errors this close fit alike (seen straight down every focal does)
+MAX_CAMERA_ERROR_CANDIDATE = 0.2  # looser than the final check: ECC still improves them
+MAX_CAMERA_ERROR = 0.06  # the final fit must be what a real camera sees of this board's shape
+MIN_OUTLINE_AREA = 0.02  # of the photo: a smaller board cannot be read
+MAX_OUTLINE_AREA = 1.3  # of the photo: a board may run a little off the frame
 
 # ----------------------------------------------------------------- accepting a fit (pipeline.py)
 # the board's own marks where the fit puts them (`Detection.evidence`): pocket boards the contrast
 # of round edges at the pockets against the lattice just outside, drawn boards the share of
 # their line samples on a drawn line (dark or light)
 MIN_EVIDENCE = {"three-stones": 0.5, "sage-stones": 0.5, "morris": 0.75, "rings": 0.3}
-MIN_PRESENT = 0.9                  # pocket boards: share of the pockets seen (a smaller board leaves a bigger one's empty)
-MAX_OUTSIDE = 0.3                  # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)
-MIN_STONE_PX = 5.0                 # a stone must be at least this many pixels in radius
-CLEAN_OUTLINE = 0.9                # outline support that needs no look for a bigger board holding this one
-DARK_MEAN, DARK_P99 = 28.0, 70.0   # a photo this dark (mean, 99th percentile, of 255) shows no board
-BRIGHT_MEAN = 250                  # a photo this bright on average is overexposed
-FLAT_STD = 3                       # a photo this even (grey levels) is blank
+MIN_PRESENT = 0.9  # pocket boards: share of the pockets seen (a smaller board leaves a bigger one's empty)
+MAX_OUTSIDE = 0.3  # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)
+MIN_STONE_PX = 5.0  # a stone must be at least this many pixels in radius
+CLEAN_OUTLINE = 0.9  # outline support that needs no look for a bigger board holding this one
+DARK_MEAN, DARK_P99 = 28.0, 70.0  # a photo this dark (mean, 99th percentile, of 255) shows no board
+BRIGHT_MEAN = 250  # a photo this bright on average is overexposed
+FLAT_STD = 3  # a photo this even (grey levels) is blank
 # a refused photo may be another game's board: those are looked for only while the whole reading
 # has taken less than this (saying which game it is helps; waiting many seconds to be told does not)
 REFUSE_LOOK_S = 1.5
@@ -170,10 +170,10 @@ SEARCH_LIMIT_S = 10.0
 # stones of one physical colour renames its odd ones out (each less sure than RENAME_BELOW) when
 # its colour holds GROUP_MAJORITY of the group's confidence, and a renamed cell is at most
 # RENAMED_CONFIDENCE sure; a person is asked to check every cell below CHECK_BELOW.
-LOOK_SURE = 0.6                    # a cell this sure of its class shows how the class looks on this photo
-GROUP_MAJORITY = 0.6               # share of a colour group's summed confidence its winning name needs
-RENAME_BELOW = 0.75                # a cell this sure keeps its own name against its colour group's
-RENAMED_CONFIDENCE = 0.6           # a renamed cell's confidence, at most: under CHECK_BELOW, so it is checked
-CHECK_BELOW = 0.8                  # a cell read less sure than this is marked for a person to check
-SAME_COLOUR = 4.5                  # colour distance (classify._stone_colours) within which two stones are one
-                                   # colour: dark red and orange stand 15 or more apart even under a warm light
+LOOK_SURE = 0.6  # a cell this sure of its class shows how the class looks on this photo
+GROUP_MAJORITY = 0.6  # share of a colour group's summed confidence its winning name needs
+RENAME_BELOW = 0.75  # a cell this sure keeps its own name against its colour group's
+RENAMED_CONFIDENCE = 0.6  # a renamed cell's confidence, at most: under CHECK_BELOW, so it is checked
+CHECK_BELOW = 0.8  # a cell read less sure than this is marked for a person to check
+SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one
+# colour: dark red and orange stand 15 or more apart even under a warm light

@@ -48,8 +48,14 @@ def if_page_loaded(handler: str) -> Any:
 
 
 window.stonesAIMoves = to_js([])  # the computer's moves as drawn (bench/web.py reads them)
-_listeners = [forwarded("on_click"), forwarded("on_submit"), forwarded("on_change"), forwarded("on_key"),
-              if_page_loaded("tick"), if_page_loaded("refresh_ai")]
+_listeners = [
+    forwarded("on_click"),
+    forwarded("on_submit"),
+    forwarded("on_change"),
+    forwarded("on_key"),
+    if_page_loaded("tick"),
+    if_page_loaded("refresh_ai"),
+]
 document.addEventListener("click", _listeners[0])
 document.addEventListener("submit", _listeners[1])
 document.addEventListener("change", _listeners[2])

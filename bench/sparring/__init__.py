@@ -25,6 +25,7 @@ class SparringPlayer(Protocol):
 
 def _peer(game_id: str, seed: int) -> SparringPlayer:
     from .morris_peer import MorrisPeer
+
     if game_id != "morris":
         raise ValueError(f"the alpha-beta peer plays morris only, not {game_id!r}")
     return MorrisPeer(seed)
@@ -32,6 +33,7 @@ def _peer(game_id: str, seed: int) -> SparringPlayer:
 
 def _uct(game_id: str, seed: int) -> SparringPlayer:
     from .uct import UCTPlayer
+
     return UCTPlayer(seed)
 
 

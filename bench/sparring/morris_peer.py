@@ -35,10 +35,10 @@ BLOCKED = 12
 
 
 class Position(NamedTuple):
-    men: tuple[int, int]   # bitmasks of white's and black's pieces
+    men: tuple[int, int]  # bitmasks of white's and black's pieces
     hand: tuple[int, int]  # pieces still to place
-    turn: int              # 0: white to move, 1: black
-    quiet: int             # plies toward the no-removal draw
+    turn: int  # 0: white to move, 1: black
+    quiet: int  # plies toward the no-removal draw
 
 
 class Rules(NamedTuple):
@@ -64,10 +64,15 @@ def read(position: dict[str, Any]) -> tuple[Position, Rules]:
             men[0 if colour == "white" else 1] |= BITS[POINT_NAMES.index(name)]
     hand = position["in_hand"]
     options = position.get("options", {})
-    rules = Rules(bool(options.get("flying", False)), bool(options.get("mill_protection", False)),
-                  2 * int(options.get("no_removal_draw", 50)))
+    rules = Rules(
+        bool(options.get("flying", False)),
+        bool(options.get("mill_protection", False)),
+        2 * int(options.get("no_removal_draw", 50)),
+    )
     turn = 0 if position["to_move"] == "white" else 1
-    return Position((men[0], men[1]), (hand["white"], hand["black"]), turn, int(position.get("since_removal", 0))), rules
+    return Position(
+        (men[0], men[1]), (hand["white"], hand["black"]), turn, int(position.get("since_removal", 0))
+    ), rules
 
 
 def flies(pos: Position, side: int, rules: Rules) -> bool:
@@ -193,8 +198,17 @@ class MorrisPeer:
                 alpha, best = value, move
         return alpha, best
 
-    def _search(self, pos: Position, rules: Rules, depth: int, alpha: int, beta: int, ply: int,
-                path: set[Position], deadline: Deadline) -> int:
+    def _search(
+        self,
+        pos: Position,
+        rules: Rules,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        path: set[Position],
+        deadline: Deadline,
+    ) -> int:
         deadline.nodes += 1
         if (deadline.limit is not None or not deadline.nodes & 63) and deadline.expired():
             raise OutOfTime

@@ -26,8 +26,8 @@ from engine.core import CHANCE
 from .deadline import Deadline
 
 EXPLORATION = math.sqrt(2)  # UCB1's constant for rewards in [0, 1]
-MAX_PLAYOUT_PLIES = 1_000   # a random playout of morris can wander; past this the points decide
-PLAYOUT_CHECK = 4           # look at the clock every few playout plies (a ply of rings takes milliseconds)
+MAX_PLAYOUT_PLIES = 1_000  # a random playout of morris can wander; past this the points decide
+PLAYOUT_CHECK = 4  # look at the clock every few playout plies (a ply of rings takes milliseconds)
 
 
 class Node:
@@ -116,5 +116,8 @@ class UCTPlayer:
         """UCB1 among the moves legal in this determinization (all have been tried)."""
         log_parent = math.log(node.visits)
         c = self.exploration
-        return max(moves, key=lambda m: node.children[m].reward / node.children[m].visits
-                   + c * math.sqrt(log_parent / node.children[m].visits))
+        return max(
+            moves,
+            key=lambda m: node.children[m].reward / node.children[m].visits
+            + c * math.sqrt(log_parent / node.children[m].visits),
+        )

@@ -19,8 +19,17 @@ from typing import Any
 from .base import DEFAULT_BUDGET, Analysis, Budget, Player, RandomPlayer
 from .levels import LEVELS, get_player, levels_of
 
-__all__ = ["Analysis", "Budget", "DEFAULT_BUDGET", "LEVELS", "Player", "RandomPlayer", "get_player",
-           "levels_of", "suggest"]
+__all__ = [
+    "Analysis",
+    "Budget",
+    "DEFAULT_BUDGET",
+    "LEVELS",
+    "Player",
+    "RandomPlayer",
+    "get_player",
+    "levels_of",
+    "suggest",
+]
 
 
 def suggest(view: Any, level: str = "hard", budget: Budget | None = None, seed: int = 0) -> Analysis:

@@ -55,9 +55,15 @@ class SearchResult:
 class AlphaBeta:
     """Negamax with iterative deepening; reuse one instance per player to keep its table warm."""
 
-    def __init__(self, knowledge: NegamaxKnowledge, max_depth: int = 64, use_table: bool = True,
-                 reduce_after: int | None = None, aspiration: float | None = None,
-                 table_limit: int = TABLE_LIMIT) -> None:
+    def __init__(
+        self,
+        knowledge: NegamaxKnowledge,
+        max_depth: int = 64,
+        use_table: bool = True,
+        reduce_after: int | None = None,
+        aspiration: float | None = None,
+        table_limit: int = TABLE_LIMIT,
+    ) -> None:
         self.k = knowledge
         self.max_depth = max_depth
         self.use_table = use_table
@@ -136,8 +142,9 @@ class AlphaBeta:
                 return value, move
         return self._root(state, moves, depth, clock)
 
-    def _root(self, state: Any, moves: list[Any], depth: int, clock: Clock,
-              alpha: float = -WIN - 1, beta: float = WIN + 1) -> tuple[float, Any]:
+    def _root(
+        self, state: Any, moves: list[Any], depth: int, clock: Clock, alpha: float = -WIN - 1, beta: float = WIN + 1
+    ) -> tuple[float, Any]:
         best_move = None
         for i, move in enumerate(moves):
             try:
@@ -155,7 +162,9 @@ class AlphaBeta:
                     break  # failed high in an aspiration window: the caller searches again in full
         return alpha, best_move
 
-    def _negamax(self, state: Any, move: Any, depth: int, alpha: float, beta: float, clock: Clock, ply: int = 1) -> float:
+    def _negamax(
+        self, state: Any, move: Any, depth: int, alpha: float, beta: float, clock: Clock, ply: int = 1
+    ) -> float:
         """The value of `move` played in `state`, for the side that moves after it (pushes and pops it)."""
         state.push_unchecked(move)
         try:
@@ -210,8 +219,12 @@ class AlphaBeta:
                 value = -self._negamax(state, move, depth - 1, -beta, -alpha, clock, ply + 1)
                 first = False
             else:
-                if (reduce and index >= reduce_after and move not in killers
-                        and (reducible is None or reducible(state, move))):
+                if (
+                    reduce
+                    and index >= reduce_after
+                    and move not in killers
+                    and (reducible is None or reducible(state, move))
+                ):
                     value = -self._negamax(state, move, depth - 2, -alpha - 1, -alpha, clock, ply + 1)
                     if value <= alpha:  # the shallower look says it is no better: no full search
                         if value > best:
@@ -249,8 +262,11 @@ class AlphaBeta:
             try:
                 clock.tick()
                 terminal = self.k.terminal(state, ply + 1)
-                value = -(terminal if terminal is not None
-                          else self._quiesce(state, -beta, -alpha, clock, ply + 1, plies_left - 1))
+                value = -(
+                    terminal
+                    if terminal is not None
+                    else self._quiesce(state, -beta, -alpha, clock, ply + 1, plies_left - 1)
+                )
             finally:
                 state.pop()
             if value > best:

@@ -66,9 +66,17 @@ class Analysis:
     line: tuple[Any, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"move": str(self.move), "player": self.player, "win_chance": self.win_chance,
-                "margin": self.margin, "text": self.text, "nodes": self.nodes,
-                "seconds": round(self.seconds, 4), "depth": self.depth, "line": [str(m) for m in self.line]}
+        return {
+            "move": str(self.move),
+            "player": self.player,
+            "win_chance": self.win_chance,
+            "margin": self.margin,
+            "text": self.text,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "depth": self.depth,
+            "line": [str(m) for m in self.line],
+        }
 
 
 class OutOfBudget(Exception):

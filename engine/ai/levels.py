@@ -1,8 +1,8 @@
 """Every game's levels in one place: which player plays `easy`, `medium`, `hard` (and `random`).
 
-    easy    a beginner: one move deep, noisy, sometimes careless
-    medium  solid: a shallow search with the game's evaluation
-    hard    strong: the full search the game suits, as deep as the budget allows
+easy    a beginner: one move deep, noisy, sometimes careless
+medium  solid: a shallow search with the game's evaluation
+hard    strong: the full search the game suits, as deep as the budget allows
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ def _morris() -> dict[str, Factory]:
 
     def easy(seed: int) -> Player:
         k = m.MorrisKnowledge(m.MEDIUM_WEIGHTS)
-        return GreedyPlayer("morris", seed, "easy", lambda s: VectorView(k, s.players), noise=40, blunder=0.25,
-                            win_chance=k.win_chance)
+        return GreedyPlayer(
+            "morris", seed, "easy", lambda s: VectorView(k, s.players), noise=40, blunder=0.25, win_chance=k.win_chance
+        )
 
     def medium(seed: int) -> Player:
         k = m.MorrisKnowledge(m.MEDIUM_WEIGHTS)
@@ -39,9 +40,17 @@ def _morris() -> dict[str, Factory]:
 
     def hard(seed: int) -> Player:
         k = m.MorrisKnowledge(m.HARD_WEIGHTS, quiescence=True)
-        return AlphaBetaPlayer("morris", seed, "hard", k, max_depth=40, win_chance=k.win_chance,
-                               reduce_after=MORRIS_REDUCE_AFTER, aspiration=MORRIS_ASPIRATION,
-                               table_limit=MORRIS_TABLE_LIMIT)
+        return AlphaBetaPlayer(
+            "morris",
+            seed,
+            "hard",
+            k,
+            max_depth=40,
+            win_chance=k.win_chance,
+            reduce_after=MORRIS_REDUCE_AFTER,
+            aspiration=MORRIS_ASPIRATION,
+            table_limit=MORRIS_TABLE_LIMIT,
+        )
 
     return {"easy": easy, "medium": medium, "hard": hard}
 
@@ -51,8 +60,7 @@ def _three_stones() -> dict[str, Factory]:
     from .players import AlphaBetaPlayer, ChoosePlayer, ExpectimaxPlayer, GreedyPlayer
 
     def by_mode(level: str, seed: int, pouch: Player, skill: Player) -> Player:
-        return ChoosePlayer("three-stones", seed, level,
-                            lambda view: pouch if view.options.mode == "pouch" else skill)
+        return ChoosePlayer("three-stones", seed, level, lambda view: pouch if view.options.mode == "pouch" else skill)
 
     def easy(seed: int) -> Player:
         k = t.ThreeStonesKnowledge("points")
@@ -85,8 +93,7 @@ def _sage_stones() -> dict[str, Factory]:
         return GreedyPlayer("sage-stones", seed, "medium", g.SageKnowledge)
 
     def hard(seed: int) -> Player:
-        return ExpectimaxPlayer("sage-stones", seed, "hard", lambda s: g.SageKnowledge(s, threats=True),
-                                max_depth=2)
+        return ExpectimaxPlayer("sage-stones", seed, "hard", lambda s: g.SageKnowledge(s, threats=True), max_depth=2)
 
     return {"easy": easy, "medium": medium, "hard": hard}
 
@@ -96,8 +103,9 @@ def _rings() -> dict[str, Factory]:
     from .selective import SelectivePlayer
 
     def easy(seed: int) -> Player:
-        return SelectivePlayer("rings", seed, "easy", lambda s: g.RingsKnowledge(s, reply_conversions=False),
-                               noise=1.0, blunder=0.2)
+        return SelectivePlayer(
+            "rings", seed, "easy", lambda s: g.RingsKnowledge(s, reply_conversions=False), noise=1.0, blunder=0.2
+        )
 
     def medium(seed: int) -> Player:
         return SelectivePlayer("rings", seed, "medium", g.RingsKnowledge)

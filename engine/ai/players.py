@@ -48,9 +48,17 @@ class GreedyPlayer(Player):
     the move is simply random: a player a beginner can beat.
     """
 
-    def __init__(self, game_id: str, seed: int, level: str, knowledge_for: Callable[[Any], Any],
-                 noise: float = 0.0, blunder: float = 0.0, win_chance: WinChance | None = None,
-                 margin: bool = False) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seed: int,
+        level: str,
+        knowledge_for: Callable[[Any], Any],
+        noise: float = 0.0,
+        blunder: float = 0.0,
+        win_chance: WinChance | None = None,
+        margin: bool = False,
+    ) -> None:
         super().__init__(game_id, seed)
         self.level = level
         self.knowledge_for = knowledge_for
@@ -95,14 +103,25 @@ class GreedyPlayer(Player):
 class AlphaBetaPlayer(Player):
     """Iterative-deepening alpha-beta to `max_depth` (or as deep as the budget allows)."""
 
-    def __init__(self, game_id: str, seed: int, level: str, knowledge: NegamaxKnowledge, max_depth: int,
-                 win_chance: WinChance | None = None, margin_of: Callable[[float], float] | None = None,
-                 blunder: float = 0.0, reduce_after: int | None = None, aspiration: float | None = None,
-                 table_limit: int = TABLE_LIMIT) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seed: int,
+        level: str,
+        knowledge: NegamaxKnowledge,
+        max_depth: int,
+        win_chance: WinChance | None = None,
+        margin_of: Callable[[float], float] | None = None,
+        blunder: float = 0.0,
+        reduce_after: int | None = None,
+        aspiration: float | None = None,
+        table_limit: int = TABLE_LIMIT,
+    ) -> None:
         super().__init__(game_id, seed)
         self.level = level
-        self.search = AlphaBeta(knowledge, max_depth=max_depth, reduce_after=reduce_after, aspiration=aspiration,
-                                table_limit=table_limit)
+        self.search = AlphaBeta(
+            knowledge, max_depth=max_depth, reduce_after=reduce_after, aspiration=aspiration, table_limit=table_limit
+        )
         self.win_chance = win_chance or (lambda v: logistic(v / 200))
         self.margin_of = margin_of
         self.blunder = blunder
@@ -120,15 +139,26 @@ class AlphaBetaPlayer(Player):
         if abs(result.value) >= WON:
             plies = int(1_000_000 - abs(result.value))
             outcome = "wins" if result.value > 0 else "loses"
-            analysis.text = f"{player}: best move {result.move}; {player} {outcome} by force in {(plies + 1) // 2} move(s)"
+            analysis.text = (
+                f"{player}: best move {result.move}; {player} {outcome} by force in {(plies + 1) // 2} move(s)"
+            )
         return analysis
 
 
 class ExpectimaxPlayer(Player):
     """Expectimax over the chance moves to `max_depth` decisions, searching the `beam` best replies."""
 
-    def __init__(self, game_id: str, seed: int, level: str, knowledge_for: Callable[[Any], Any], max_depth: int,
-                 beam: int | None = None, win_chance: WinChance | None = None, margin: bool = False) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seed: int,
+        level: str,
+        knowledge_for: Callable[[Any], Any],
+        max_depth: int,
+        beam: int | None = None,
+        win_chance: WinChance | None = None,
+        margin: bool = False,
+    ) -> None:
         super().__init__(game_id, seed)
         self.level = level
         self.knowledge_for = knowledge_for
@@ -172,8 +202,15 @@ def own_state(view: Any, rng: random.Random) -> Any:
 class MCTSPlayer(Player):
     """Monte Carlo tree search (information-set MCTS on a view that hides something)."""
 
-    def __init__(self, game_id: str, seed: int, level: str, knowledge_for: Callable[[Any], Any],
-                 exploration: float = 0.7, max_iterations: int | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seed: int,
+        level: str,
+        knowledge_for: Callable[[Any], Any],
+        exploration: float = 0.7,
+        max_iterations: int | None = None,
+    ) -> None:
         super().__init__(game_id, seed)
         self.level = level
         self.knowledge_for = knowledge_for
@@ -182,6 +219,7 @@ class MCTSPlayer(Player):
 
     def _analyse(self, view: Any, player: str, clock: Clock, rng: random.Random) -> Analysis:
         from .mcts import MCTS
+
         k = self.knowledge_for(view)
         moves = legal_moves(view)
         if len(moves) == 1:
@@ -190,13 +228,16 @@ class MCTSPlayer(Player):
         result = MCTS(k, self.exploration, self.max_iterations).search(view, clock, rng)
         analysis = Analysis(result.move, player, depth=None)
         analysis.win_chance, analysis.margin = k.readable(result.value, view)
-        analysis.text = (f"{player}: best move {result.move}, about {round(100 * result.value)}% "
-                         f"(share of {result.iterations} simulated continuations)")
+        analysis.text = (
+            f"{player}: best move {result.move}, about {round(100 * result.value)}% "
+            f"(share of {result.iterations} simulated continuations)"
+        )
         return analysis
 
 
-def readable(analysis: Analysis, knowledge: Any, value: float, state: Any, win_chance: WinChance | None,
-             margin: bool) -> None:
+def readable(
+    analysis: Analysis, knowledge: Any, value: float, state: Any, win_chance: WinChance | None, margin: bool
+) -> None:
     """Fill the analysis's win chance / margin: the knowledge's own reading if it has one."""
     if hasattr(knowledge, "readable"):
         analysis.win_chance, analysis.margin = knowledge.readable(value, state)

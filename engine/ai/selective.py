@@ -21,8 +21,17 @@ def margin(v: list[float], p: int) -> float:
 
 
 class SelectivePlayer(Player):
-    def __init__(self, game_id: str, seed: int, level: str, knowledge_for: Callable[[Any], Any], depth: int = 1,
-                 width: int = 12, noise: float = 0.0, blunder: float = 0.0) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seed: int,
+        level: str,
+        knowledge_for: Callable[[Any], Any],
+        depth: int = 1,
+        width: int = 12,
+        noise: float = 0.0,
+        blunder: float = 0.0,
+    ) -> None:
         super().__init__(game_id, seed)
         self.level = level
         self.knowledge_for = knowledge_for
@@ -47,13 +56,13 @@ class SelectivePlayer(Player):
         if self.noise:
             noisy = [(margin(v, me) + rng.gauss(0.0, self.noise), i) for i, (v, _) in enumerate(root)]
             _, i = max(noisy)
-            root = [root[i]] + root[:i] + root[i + 1:]
+            root = [root[i]] + root[:i] + root[i + 1 :]
         best_value, best_move = margin(root[0][0], me), root[0][1]
         depth = 1
         if self.depth >= 2 and len(root) > 1:
             searched = []
             try:
-                for value, move in root[: self.width]:
+                for _value, move in root[: self.width]:
                     state.push_unchecked(move)
                     try:
                         if state.is_over():

@@ -44,8 +44,8 @@ class RecordError(StonesError, ValueError):
 
 
 _QUOTED = reprlib.Repr()
-_QUOTED.maxlevel = 2      # a 100,000-deep list is quoted as [[...]], never walked
-_QUOTED.maxstring = 60    # a message stays one short line whatever the input holds (a move's text fits)
+_QUOTED.maxlevel = 2  # a 100,000-deep list is quoted as [[...]], never walked
+_QUOTED.maxstring = 60  # a message stays one short line whatever the input holds (a move's text fits)
 _QUOTED.maxother = 60
 _QUOTED.maxlist = _QUOTED.maxtuple = _QUOTED.maxdict = _QUOTED.maxset = 4
 

@@ -65,5 +65,10 @@ class Game(ABC):
 
     def describe(self) -> dict[str, Any]:
         """What a set-up screen needs to know about this game."""
-        return {"id": self.id, "title": self.title, "options": self.Options.schema(),
-                "palette": list(self.palette), "rules": self.rules_summary}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "options": self.Options.schema(),
+            "palette": list(self.palette),
+            "rules": self.rules_summary,
+        }

@@ -87,15 +87,17 @@ class RuleOptions:
         """Every option with its type, default, allowed values and help, for set-up screens."""
         out = []
         for f in dataclasses.fields(cls):
-            out.append({
-                "name": f.name,
-                "type": _type_name(f),
-                "default": f.default,
-                "choices": list(f.metadata["choices"]) if f.metadata.get("choices") else None,
-                "minimum": f.metadata.get("minimum"),
-                "maximum": f.metadata.get("maximum"),
-                "help": f.metadata.get("help", ""),
-            })
+            out.append(
+                {
+                    "name": f.name,
+                    "type": _type_name(f),
+                    "default": f.default,
+                    "choices": list(f.metadata["choices"]) if f.metadata.get("choices") else None,
+                    "minimum": f.metadata.get("minimum"),
+                    "maximum": f.metadata.get("maximum"),
+                    "help": f.metadata.get("help", ""),
+                }
+            )
         return out
 
 
@@ -132,9 +134,7 @@ def _check_value(game_id: str, f: dataclasses.Field, value: Any) -> None:
     else:
         ok = isinstance(value, kind)
     if not ok:
-        raise OptionError(
-            f"{game_id} option {f.name} takes a {_type_name(f)}, not {shown(value)}"
-        )
+        raise OptionError(f"{game_id} option {f.name} takes a {_type_name(f)}, not {shown(value)}")
     choices = meta.get("choices")
     if choices and value not in choices:
         allowed = ", ".join(str(c) for c in choices)

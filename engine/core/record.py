@@ -107,8 +107,10 @@ def load_record(data: Mapping[str, Any] | str | bytes, upto: int | None = None) 
         raise RecordError(f"record: {exc}") from None
     players = data.get("players")
     if players is not None and players != list(state.players):
-        raise RecordError(f"record 'players' {shown(players)} are not this game's players "
-                          f"({', '.join(state.players)}) under its options")
+        raise RecordError(
+            f"record 'players' {shown(players)} are not this game's players "
+            f"({', '.join(state.players)}) under its options"
+        )
     _check_result(data.get("result"), state.players)
     count = len(moves) if upto is None else upto
     if not 0 <= count <= len(moves):
@@ -131,8 +133,9 @@ def _read_elapsed(elapsed: Any, moves: int) -> list[float | None]:
         try:
             check_seconds(seconds)
         except IllegalMoveError:
-            raise RecordError(f"record 'elapsed' of move {index + 1} must be seconds ≥ 0 or null, "
-                              f"not {shown(seconds)}") from None
+            raise RecordError(
+                f"record 'elapsed' of move {index + 1} must be seconds ≥ 0 or null, not {shown(seconds)}"
+            ) from None
     return elapsed
 
 
@@ -142,8 +145,9 @@ def _check_result(result: Any, players: tuple[str, ...]) -> None:
         return
     winners = result.get("winners") if isinstance(result, Mapping) else None
     if not isinstance(winners, list) or not all(isinstance(w, str) and w in players for w in winners):
-        raise RecordError(f"record 'result' must be null or an outcome whose winners are players here, "
-                          f"not {shown(result)}")
+        raise RecordError(
+            f"record 'result' must be null or an outcome whose winners are players here, not {shown(result)}"
+        )
 
 
 def replay(data: Mapping[str, Any] | str, ply: int) -> State:

@@ -33,7 +33,7 @@ FLAG_FALLEN = "flag fallen"
 """The `rule` of a move refused because its player's time ran out (the next move is `time`)."""
 
 M = TypeVar("M", bound=Hashable)
-O = TypeVar("O", bound=RuleOptions)
+Opts = TypeVar("Opts", bound=RuleOptions)
 
 
 class Termination(enum.Enum):
@@ -76,9 +76,14 @@ class Outcome:
         return len(self.winners) != 1
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"winners": list(self.winners), "winner": self.winner,
-               "draw": self.is_draw, "scores": dict(self.scores), "reason": self.reason,
-               "termination": self.termination.value}
+        out = {
+            "winners": list(self.winners),
+            "winner": self.winner,
+            "draw": self.is_draw,
+            "scores": dict(self.scores),
+            "reason": self.reason,
+            "termination": self.termination.value,
+        }
         if self.places:
             out["places"] = list(self.places)
         return out
@@ -123,13 +128,13 @@ class TimeForfeit:
 TIME_FORFEIT = TimeForfeit()
 
 
-class State(ABC, Generic[M, O]):
+class State(ABC, Generic[M, Opts]):
     """One position of one game, with the history that led to it."""
 
     move_types: ClassVar[tuple[type, ...]]
     """The classes of this game's move objects: `push` takes one of these or notation text."""
 
-    def __init__(self, game: "Game", options: O, seed: int | None) -> None:
+    def __init__(self, game: "Game", options: Opts, seed: int | None) -> None:
         self.game = game
         self.options = options
         self.seed = seed
@@ -183,7 +188,7 @@ class State(ABC, Generic[M, O]):
     def render(self) -> str:
         """The board drawn as text, for the terminal."""
 
-    def copy(self) -> "State[M, O]":
+    def copy(self) -> "State[M, Opts]":
         """An independent state with the same position and history.
 
         A shallow clone is cheap (search copies states often); each game gives the
@@ -198,7 +203,7 @@ class State(ABC, Generic[M, O]):
         return clone
 
     @abstractmethod
-    def _copy_containers(self, clone: "State[M, O]") -> None:
+    def _copy_containers(self, clone: "State[M, Opts]") -> None:
         """Give `clone` its own copies of this game's mutable containers (board, hands, ...)."""
 
     def _check(self, move: M) -> None:
@@ -221,7 +226,7 @@ class State(ABC, Generic[M, O]):
         """Everything that makes this state what it is, comparable with ==; undo must restore it."""
         return (json.dumps(self.to_position(), sort_keys=True), self.moves_text(), self.clock, self._flagged)
 
-    def view(self, player: str) -> "State[M, O]":
+    def view(self, player: str) -> "State[M, Opts]":
         """What `player` may see: the default is everything (games of perfect information)."""
         return self.copy()
 
@@ -238,8 +243,9 @@ class State(ABC, Generic[M, O]):
     def outcome(self) -> Outcome | None:
         if self._flagged is not None:
             others = tuple(p for p in self.players if p != self._flagged)
-            return Outcome(others, self.scores(), f"{self._flagged} ran out of time",
-                           termination=Termination.TIME_FORFEIT)
+            return Outcome(
+                others, self.scores(), f"{self._flagged} ran out of time", termination=Termination.TIME_FORFEIT
+            )
         return self._game_outcome()
 
     def is_over(self) -> bool:
@@ -252,7 +258,8 @@ class State(ABC, Generic[M, O]):
                 return move
             raise IllegalMoveError(
                 f"{shown(move)} is not a {self.game.id} move: give one of its moves or the move's notation",
-                rule="notation")
+                rule="notation",
+            )
         if move.strip().lower() == str(TIME_FORFEIT):
             return TIME_FORFEIT  # type: ignore[return-value]
         return self.parse_move(move)

@@ -31,9 +31,22 @@ import re
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    POINT, TIME_FORFEIT, Game, Geometry, IllegalMoveError, Line, Location, Outcome, PositionError, RuleOptions, State,
+    POINT,
+    TIME_FORFEIT,
+    Game,
+    Geometry,
+    IllegalMoveError,
+    Line,
+    Location,
+    Outcome,
+    PositionError,
+    RuleOptions,
+    State,
     Termination,
-    UnreachablePositionError, option, require_cells, shown,
+    UnreachablePositionError,
+    option,
+    require_cells,
+    shown,
 )
 from ..core.geometry import rectangle
 
@@ -44,8 +57,30 @@ PIECES = 9
 
 # ----- geometry: the points, the lines, the mills -------------------------------------------
 POINT_NAMES = (
-    "a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3",
-    "d5", "d6", "d7", "e3", "e4", "e5", "f2", "f4", "f6", "g1", "g4", "g7",
+    "a1",
+    "a4",
+    "a7",
+    "b2",
+    "b4",
+    "b6",
+    "c3",
+    "c4",
+    "c5",
+    "d1",
+    "d2",
+    "d3",
+    "d5",
+    "d6",
+    "d7",
+    "e3",
+    "e4",
+    "e5",
+    "f2",
+    "f4",
+    "f6",
+    "g1",
+    "g4",
+    "g7",
 )
 POINTS = range(len(POINT_NAMES))
 INDEX_OF = {name: i for i, name in enumerate(POINT_NAMES)}
@@ -68,9 +103,7 @@ def _mills() -> tuple[tuple[int, int, int], ...]:
 
 MILLS = _mills()
 MILL_MASKS = tuple(BIT[a] | BIT[b] | BIT[c] for a, b, c in MILLS)
-MILLS_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(m for m in MILLS if p in m) for p in POINTS
-)
+MILLS_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(tuple(m for m in MILLS if p in m) for p in POINTS)
 MILL_MASKS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(BIT[a] | BIT[b] | BIT[c] for a, b, c in MILLS_THROUGH[p]) for p in POINTS
 )
@@ -82,11 +115,12 @@ ADJACENT: tuple[tuple[int, ...], ...] = tuple(
 NEIGHBOUR_MASK = tuple(sum(BIT[q] for q in ADJACENT[p]) for p in POINTS)
 
 BOARD_HALF_WIDTH = 3.91  # the square board's edge, in point pitches from the centre (d4)
-STONE_RADIUS = 0.30      # a real man, in point pitches: flat discs well apart
+STONE_RADIUS = 0.30  # a real man, in point pitches: flat discs well apart
 GEOMETRY = Geometry(
     locations=tuple(Location(name, float(x - 3), float(y - 3)) for name, (x, y) in zip(POINT_NAMES, COORDS)),
     outline=rectangle(-BOARD_HALF_WIDTH, -BOARD_HALF_WIDTH, BOARD_HALF_WIDTH, BOARD_HALF_WIDTH),
-    stone_radius=STONE_RADIUS, marks=POINT,
+    stone_radius=STONE_RADIUS,
+    marks=POINT,
     lines=tuple(Line(tuple(POINT_NAMES[p] for p in mill)) for mill in MILLS),
 )
 
@@ -131,18 +165,24 @@ def closed_mill_mask(men: int) -> int:
 class MorrisOptions(RuleOptions):
     game_id = "morris"
     mill_protection: bool = option(
-        False, "pieces in a closed mill may not be removed unless all the opponent's pieces are in mills")
+        False, "pieces in a closed mill may not be removed unless all the opponent's pieces are in mills"
+    )
     flying: bool = option(False, "a player with exactly three pieces, none in hand, may jump to any empty point")
-    repetition_draw: bool = option(True, "the same position (board, side to move, pieces in hand) a third time is a draw")
+    repetition_draw: bool = option(
+        True, "the same position (board, side to move, pieces in hand) a third time is a draw"
+    )
     no_removal_draw: int = option(
-        50, "draw after this many moves by each player without a removal, counted once both hands are empty (0 = off)",
-        minimum=0, maximum=1000,
+        50,
+        "draw after this many moves by each player without a removal, counted once both hands are empty (0 = off)",
+        minimum=0,
+        maximum=1000,
     )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Move:
     """One whole turn: place at or step to `target` (from `source`), removing `take` if a mill closed."""
+
     source: int | None
     target: int
     take: int | None = None
@@ -175,10 +215,10 @@ class MorrisState(State[Move, MorrisOptions]):
 
     def __init__(self, game: "Morris", options: MorrisOptions, seed: int | None) -> None:
         super().__init__(game, options, seed)
-        self.men = [0, 0]              # bitmasks of white's and black's pieces on the board
-        self.hand = [PIECES, PIECES]   # pieces not yet placed
-        self.turn = 0                  # index into SIDES of the side to move
-        self.quiet = 0                 # plies counted toward the no-removal draw
+        self.men = [0, 0]  # bitmasks of white's and black's pieces on the board
+        self.hand = [PIECES, PIECES]  # pieces not yet placed
+        self.turn = 0  # index into SIDES of the side to move
+        self.quiet = 0  # plies counted toward the no-removal draw
         # The fast position hash: exact (board, side to move, pieces in hand), kept current by _apply/_revert.
         self.position_key = self._compute_key()
         self.seen: dict[int, int] = {self.position_key: 1}  # position key -> times it has stood
@@ -229,8 +269,12 @@ class MorrisState(State[Move, MorrisOptions]):
 
     def closed_mills(self) -> list[tuple[str, tuple[int, int, int]]]:
         """Every closed mill on the board with its colour."""
-        return [(side, mill) for side, men in zip(SIDES, self.men)
-                for mill, mask in zip(MILLS, MILL_MASKS) if men & mask == mask]
+        return [
+            (side, mill)
+            for side, men in zip(SIDES, self.men)
+            for mill, mask in zip(MILLS, MILL_MASKS)
+            if men & mask == mask
+        ]
 
     def removable(self, player: str) -> tuple[int, ...]:
         """The points of `player`'s pieces that a mill closed now could remove."""
@@ -307,21 +351,27 @@ class MorrisState(State[Move, MorrisOptions]):
                 example = "" if step is None else f", e.g. {make_move(*step)}"
                 raise IllegalMoveError(
                     f"{move}: {me} has no pieces left in hand; move one along a line{example} (rule 5)",
-                    rule="moving phase")
+                    rule="moving phase",
+                )
         else:
             if self.hand[t]:
                 raise IllegalMoveError(
                     f"{move}: {me} still has {self.hand[t]} piece{'s' if self.hand[t] > 1 else ''} in hand and"
-                    " may not move a piece until all are placed (rule 4)", rule="placing phase")
+                    " may not move a piece until all are placed (rule 4)",
+                    rule="placing phase",
+                )
             if not mine >> src & 1:
-                raise IllegalMoveError(f"{move}: there is no {me} piece on {POINT_NAMES[src]} to move", rule="own piece")
+                raise IllegalMoveError(
+                    f"{move}: there is no {me} piece on {POINT_NAMES[src]} to move", rule="own piece"
+                )
         if (mine | theirs) >> dst & 1:
             raise IllegalMoveError(f"{move}: {POINT_NAMES[dst]} is already taken (rule 2)", rule="occupied")
         if src is not None and dst not in ADJACENT[src] and not self._flies(t):
             hint = " (only a player down to three pieces may jump)" if self.options.flying else ""
             raise IllegalMoveError(
                 f"{move}: {POINT_NAMES[dst]} is not next to {POINT_NAMES[src]} along a line{hint} (rule 5)",
-                rule="adjacent")
+                rule="adjacent",
+            )
         after = (mine if src is None else mine ^ BIT[src]) | BIT[dst]
         closes = any(after & mask == mask for mask in MILL_MASKS_THROUGH[dst])
         removable = self._removable_mask(theirs)
@@ -331,18 +381,23 @@ class MorrisState(State[Move, MorrisOptions]):
                 example = POINT_NAMES[points_of(removable)[0]]
                 raise IllegalMoveError(
                     f"{move}: this closes a mill, so it must remove a {them} piece, e.g. {move}x{example} (rule 7)",
-                    rule="must remove")
+                    rule="must remove",
+                )
             return
         name = POINT_NAMES[take]
         if not closes:
-            raise IllegalMoveError(f"{move}: this closes no mill, so it may not remove a piece (rule 7)", rule="no mill")
+            raise IllegalMoveError(
+                f"{move}: this closes no mill, so it may not remove a piece (rule 7)", rule="no mill"
+            )
         if not theirs >> take & 1:
             whose = f"your own {me} piece" if mine >> take & 1 else "empty"
             raise IllegalMoveError(f"{move}: {name} is {whose}; remove one of {them}'s pieces", rule="remove opponent")
         if not removable >> take & 1:
             raise IllegalMoveError(
                 f"{move}: the {them} piece on {name} stands in a mill and is protected while {them} has"
-                " pieces outside mills", rule="mill protection")
+                " pieces outside mills",
+                rule="mill protection",
+            )
 
     def _apply(self, move: Move) -> Any:
         t = self.turn
@@ -388,18 +443,34 @@ class MorrisState(State[Move, MorrisOptions]):
         t = self.turn
         for side in (t, 1 - t):
             if self.men[side].bit_count() + self.hand[side] <= 2:
-                return Outcome((SIDES[1 - side],), self.scores(), f"{SIDES[side]} is down to two pieces",
-                               termination=Termination.DOWN_TO_TWO)
+                return Outcome(
+                    (SIDES[1 - side],),
+                    self.scores(),
+                    f"{SIDES[side]} is down to two pieces",
+                    termination=Termination.DOWN_TO_TWO,
+                )
         if not self._can_move(t):
-            return Outcome((SIDES[1 - t],), self.scores(), f"{SIDES[t]} is blocked and cannot move",
-                           termination=Termination.BLOCKED)
+            return Outcome(
+                (SIDES[1 - t],),
+                self.scores(),
+                f"{SIDES[t]} is blocked and cannot move",
+                termination=Termination.BLOCKED,
+            )
         if self.options.repetition_draw and self.seen[self.position_key] >= 3:
-            return Outcome((), self.scores(), "the same position stood for the third time",
-                           termination=Termination.THREEFOLD_REPETITION)
+            return Outcome(
+                (),
+                self.scores(),
+                "the same position stood for the third time",
+                termination=Termination.THREEFOLD_REPETITION,
+            )
         limit = self.options.no_removal_draw
         if limit and self.quiet >= 2 * limit:
-            return Outcome((), self.scores(), f"{limit} moves by each player without a removal",
-                           termination=Termination.NO_REMOVAL_LIMIT)
+            return Outcome(
+                (),
+                self.scores(),
+                f"{limit} moves by each player without a removal",
+                termination=Termination.NO_REMOVAL_LIMIT,
+            )
         return None
 
     def scores(self) -> dict[str, int]:
@@ -426,7 +497,8 @@ class MorrisState(State[Move, MorrisOptions]):
         if not found:
             raise IllegalMoveError(
                 f"{shown(text)}: write a move as d2 (place), d2-d3 (move), adding xa1 to remove a piece (d2xa1, d2-d3xa1)",
-                rule="notation")
+                rule="notation",
+            )
         names = found.groups()
         bad = [n for n in names if n is not None and n not in INDEX_OF]
         if bad:
@@ -463,8 +535,9 @@ class MorrisState(State[Move, MorrisOptions]):
         lines = [(f"{7 - r // 2} " if r % 2 == 0 else "  ") + "".join(row).rstrip() for r, row in enumerate(grid)]
         lines.append("  " + "   ".join("abcdefg"))
         for side, name in enumerate(SIDES):
-            lines.append(f"{name}: {self.hand[side]} in hand, {self.men[side].bit_count()} on the board"
-                         f" ({self.phase(name)})")
+            lines.append(
+                f"{name}: {self.hand[side]} in hand, {self.men[side].bit_count()} on the board ({self.phase(name)})"
+            )
         outcome = self.outcome()
         lines.append(outcome.describe() if outcome else f"{SIDES[self.turn]} to move")
         return "\n".join(lines)
@@ -514,13 +587,15 @@ class Morris(Game):
         for side, name in enumerate(SIDES):
             if on_board[side] > PIECES:
                 raise UnreachablePositionError(
-                    f"{name} has {PIECES} pieces, the position shows {on_board[side]} on the board", rule="nine pieces")
+                    f"{name} has {PIECES} pieces, the position shows {on_board[side]} on the board", rule="nine pieces"
+                )
         state.hand = _read_hands(position.get("in_hand"), on_board, state.assumed)
         state.turn = _read_turn(position.get("to_move"), state.hand, state.assumed)
         totals = [on_board[side] + state.hand[side] for side in (0, 1)]
         if max(totals) <= 2:
-            raise UnreachablePositionError("both sides are down to two pieces or fewer: no game of morris reaches this",
-                                           rule="two pieces")
+            raise UnreachablePositionError(
+                "both sides are down to two pieces or fewer: no game of morris reaches this", rule="two pieces"
+            )
         quiet = position.get("since_removal")
         if quiet is None:
             if not any(state.hand) and state.options.no_removal_draw:
@@ -546,7 +621,7 @@ def _read_hands(data: Any, on_board: list[int], assumed: list[str]) -> list[int]
     if data is None:
         data = {}
     if not isinstance(data, dict) or any(k not in SIDES for k in data):
-        raise PositionError(f"in_hand must be an object {{\"white\": count, \"black\": count}}, not {shown(data)}")
+        raise PositionError(f'in_hand must be an object {{"white": count, "black": count}}, not {shown(data)}')
     hands = []
     for side, name in enumerate(SIDES):
         count = data.get(name)
@@ -558,7 +633,8 @@ def _read_hands(data: Any, on_board: list[int], assumed: list[str]) -> list[int]
         elif count + on_board[side] > PIECES:
             raise UnreachablePositionError(
                 f"{name} has {PIECES} pieces: {on_board[side]} on the board and {count} in hand are too many",
-                rule="nine pieces")
+                rule="nine pieces",
+            )
         hands.append(count)
     return hands
 

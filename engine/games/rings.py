@@ -40,8 +40,24 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..core import (
-    CHANCE, CROSSING, Circle, Game, Geometry, Location, IllegalMoveError, OptionError, Outcome, PositionError,
-    RuleOptions, State, Termination, UnreachablePositionError, option, outcome_by_score, require_cells, shown,
+    CHANCE,
+    CROSSING,
+    Circle,
+    Game,
+    Geometry,
+    Location,
+    IllegalMoveError,
+    OptionError,
+    Outcome,
+    PositionError,
+    RuleOptions,
+    State,
+    Termination,
+    UnreachablePositionError,
+    option,
+    outcome_by_score,
+    require_cells,
+    shown,
 )
 from ..core.geometry import hexagon
 
@@ -49,9 +65,9 @@ PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange"
 DEFAULT_ORDER = ("black", "white", "red", "blue", "green", "yellow", "orange", "purple", "clear")
 """Colours in the order players take them when the `colours` option is left empty."""
 
-BOARD_RADIUS = 5          # full circles: hex distance <= 5 from the centre
-PARTIAL_RADIUS = 6        # partial circles: distance exactly 6
-RING_SIZE = 6             # points on a full circle
+BOARD_RADIUS = 5  # full circles: hex distance <= 5 from the centre
+PARTIAL_RADIUS = 6  # partial circles: distance exactly 6
+RING_SIZE = 6  # points on a full circle
 RESULT_LIMIT = 256
 """Past this many distinct conversion results after one placement, `legal_moves` lists
 only a few of them (see `RingsState._conversion_orders`)."""
@@ -67,12 +83,24 @@ def _circle_name(q: int, r: int) -> str:
     return f"{q},{r}"
 
 
-_FULL_QR = sorted(((q, r) for q in range(-BOARD_RADIUS, BOARD_RADIUS + 1)
-                   for r in range(-BOARD_RADIUS, BOARD_RADIUS + 1) if _distance(q, r) <= BOARD_RADIUS),
-                  key=lambda qr: (qr[1], qr[0]))
-_PARTIAL_QR = sorted(((q, r) for q in range(-PARTIAL_RADIUS, PARTIAL_RADIUS + 1)
-                      for r in range(-PARTIAL_RADIUS, PARTIAL_RADIUS + 1) if _distance(q, r) == PARTIAL_RADIUS),
-                     key=lambda qr: (qr[1], qr[0]))
+_FULL_QR = sorted(
+    (
+        (q, r)
+        for q in range(-BOARD_RADIUS, BOARD_RADIUS + 1)
+        for r in range(-BOARD_RADIUS, BOARD_RADIUS + 1)
+        if _distance(q, r) <= BOARD_RADIUS
+    ),
+    key=lambda qr: (qr[1], qr[0]),
+)
+_PARTIAL_QR = sorted(
+    (
+        (q, r)
+        for q in range(-PARTIAL_RADIUS, PARTIAL_RADIUS + 1)
+        for r in range(-PARTIAL_RADIUS, PARTIAL_RADIUS + 1)
+        if _distance(q, r) == PARTIAL_RADIUS
+    ),
+    key=lambda qr: (qr[1], qr[0]),
+)
 CIRCLE_QR: tuple[tuple[int, int], ...] = tuple(_FULL_QR + _PARTIAL_QR)
 """Circle index -> (q, r). The full circles come first: index < FULL_CIRCLES means full."""
 FULL_CIRCLES = len(_FULL_QR)
@@ -123,8 +151,7 @@ CIRCLE_POINTS: tuple[tuple[int, ...], ...] = tuple(
 )
 """Circle index -> the points on it (6 for a full circle, fewer for a partial one)."""
 CIRCLE_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_CIRCLE_AT[(q + dq, r + dr)] for dq, dr in _LATTICE_STEPS
-          if _distance(q + dq, r + dr) <= BOARD_RADIUS)
+    tuple(_CIRCLE_AT[(q + dq, r + dr)] for dq, dr in _LATTICE_STEPS if _distance(q + dq, r + dr) <= BOARD_RADIUS)
     for q, r in CIRCLE_QR[:FULL_CIRCLES]
 )
 """Full circle index -> its neighbouring full circles (where its rings add influence)."""
@@ -136,10 +163,19 @@ BOARD_CIRCUMRADIUS = 11 / math.sqrt(3)  # the hexagonal board: 11 point spacings
 STONE_RADIUS = 0.26  # a real stone, in circle spacings: neighbouring points lie 0.577 apart
 GEOMETRY = Geometry(
     locations=tuple(Location(name, *POINT_XY[p]) for p, name in enumerate(POINT_NAMES)),
-    outline=hexagon(BOARD_CIRCUMRADIUS), stone_radius=STONE_RADIUS, marks=CROSSING,
-    circles=tuple(Circle(name, *CIRCLE_XY[c], radius=CIRCLE_RADIUS, full=c < FULL_CIRCLES,
-                         through=tuple(POINT_NAMES[p] for p in CIRCLE_POINTS[c]))
-                  for c, name in enumerate(CIRCLE_NAMES)),
+    outline=hexagon(BOARD_CIRCUMRADIUS),
+    stone_radius=STONE_RADIUS,
+    marks=CROSSING,
+    circles=tuple(
+        Circle(
+            name,
+            *CIRCLE_XY[c],
+            radius=CIRCLE_RADIUS,
+            full=c < FULL_CIRCLES,
+            through=tuple(POINT_NAMES[p] for p in CIRCLE_POINTS[c]),
+        )
+        for c, name in enumerate(CIRCLE_NAMES)
+    ),
 )
 assert all(len(CIRCLE_POINTS[c]) == RING_SIZE for c in range(FULL_CIRCLES))
 
@@ -155,15 +191,18 @@ class RingsOptions(RuleOptions):
     game_id = "rings"
     players: int = option(2, "number of players, seated clockwise", minimum=2, maximum=6)
     colours: str = option(
-        "", "the players' colours in turn order, comma separated (the first moves first); "
+        "",
+        "the players' colours in turn order, comma separated (the first moves first); "
         "empty = black, white, red, blue, green, yellow",
     )
     converting_pass_counts: bool = option(
-        True, "a pass that converts circles still counts towards the run of passes that ends the game "
+        True,
+        "a pass that converts circles still counts towards the run of passes that ends the game "
         "(off: only a pass with no conversion counts)",
     )
     random_first: bool = option(
-        False, "the first player is drawn at random (a seeded draw); off: the first colour listed moves first; "
+        False,
+        "the first player is drawn at random (a seeded draw); off: the first colour listed moves first; "
         "either way play goes round in the listed order",
     )
 
@@ -266,7 +305,7 @@ class RingsState(State[Move, RingsOptions]):
                     influence[nb * n + ring_owner[c]] += 1
                 for pt in CIRCLE_POINTS[c]:
                     guarded[pt] += 1
-        total = [sum(influence[c * n:(c + 1) * n]) for c in range(FULL_CIRCLES)]
+        total = [sum(influence[c * n : (c + 1) * n]) for c in range(FULL_CIRCLES)]
         holder = [EMPTY] * FULL_CIRCLES
         held = [0] * n
         for c in range(FULL_CIRCLES):
@@ -277,8 +316,16 @@ class RingsState(State[Move, RingsOptions]):
         return stones, influence, total, empties, ring_owner, guarded, holder, held
 
     def _rebuild(self) -> None:
-        (self.stones, self.influence, self.total, self.empties,
-         self.ring_owner, self.guarded, self.holder, self.held) = self._tallies_from_scratch()
+        (
+            self.stones,
+            self.influence,
+            self.total,
+            self.empties,
+            self.ring_owner,
+            self.guarded,
+            self.holder,
+            self.held,
+        ) = self._tallies_from_scratch()
 
     def check_invariants(self) -> None:
         """Debug: recompute every per-circle tally from the board and compare (AssertionError if stale)."""
@@ -357,9 +404,11 @@ class RingsState(State[Move, RingsOptions]):
     def circles_to_convert(self, p: int) -> list[int]:
         """The full circles p could convert now: held by p, with an opponent stone outside rings."""
         holder, stones, empties, n = self.holder, self.stones, self.empties, self.n
-        return [c for c in range(FULL_CIRCLES)
-                if holder[c] == p and empties[c] + stones[c * n + p] < RING_SIZE
-                and self.convertible_stones(c, p)]
+        return [
+            c
+            for c in range(FULL_CIRCLES)
+            if holder[c] == p and empties[c] + stones[c * n + p] < RING_SIZE and self.convertible_stones(c, p)
+        ]
 
     def _convert(self, c: int, p: int, changes: list[tuple[int, int]]) -> None:
         for pt in self.convertible_stones(c, p):
@@ -505,8 +554,11 @@ class RingsState(State[Move, RingsOptions]):
         an opponent stone outside rings now (opponents' stones only become p's).
         """
         stones, empties, n = self.stones, self.empties, self.n
-        open_now = [c for c in range(FULL_CIRCLES)
-                    if empties[c] + stones[c * n + p] < RING_SIZE and self.convertible_stones(c, p)]
+        open_now = [
+            c
+            for c in range(FULL_CIRCLES)
+            if empties[c] + stones[c * n + p] < RING_SIZE and self.convertible_stones(c, p)
+        ]
         changes: list[tuple[int, int]] = []
         chain: list[int] = []
         while True:
@@ -544,7 +596,8 @@ class RingsState(State[Move, RingsOptions]):
                 if self.board[pt] != EMPTY:
                     raise IllegalMoveError(
                         f"{POINT_NAMES[pt]} is taken (a {self.colours[self.board[pt]]} stone): stones go on empty points",
-                        rule="occupied")
+                        rule="occupied",
+                    )
                 changes.append((pt, EMPTY))
                 self.set_point(pt, p)
             done: set[int] = set()
@@ -566,10 +619,12 @@ class RingsState(State[Move, RingsOptions]):
         if c >= FULL_CIRCLES:
             raise IllegalMoveError(
                 f"x{name}: {name} is a partial circle at the edge; partial circles are never converted",
-                rule="partial circle")
+                rule="partial circle",
+            )
         if c in done:
-            raise IllegalMoveError(f"x{name}: circle {name} is already converted this turn; convert a circle once",
-                                   rule="converted twice")
+            raise IllegalMoveError(
+                f"x{name}: circle {name} is already converted this turn; convert a circle once", rule="converted twice"
+            )
         if self.holder[c] != p:
             mine = self.influence[c * self.n + p]
             others = self.total[c] - mine
@@ -577,11 +632,13 @@ class RingsState(State[Move, RingsOptions]):
             raise IllegalMoveError(
                 f"x{name}: {me} has influence {mine} on circle {name} against {others + empty} "
                 f"(opponents {others} + empty points {empty}); converting needs the majority, more than that",
-                rule="majority")
+                rule="majority",
+            )
         if not self.convertible_stones(c, p):
             raise IllegalMoveError(
                 f"x{name}: circle {name} has no opponent stone to convert (stones in a ring are safe)",
-                rule="nothing to convert")
+                rule="nothing to convert",
+            )
 
     def _apply(self, move: Move) -> Any:
         if isinstance(move, Lead):
@@ -624,8 +681,9 @@ class RingsState(State[Move, RingsOptions]):
         return dict(zip(self.colours, held))
 
     # ----- the incremental API for a user interface ---------------------------------------------
-    def convertible_circles(self, placement: int | str | None = None,
-                            converted_so_far: Sequence[int | str] = ()) -> list[str]:
+    def convertible_circles(
+        self, placement: int | str | None = None, converted_so_far: Sequence[int | str] = ()
+    ) -> list[str]:
         """The circles the player to move could convert next, after placing on `placement`
         (None or 'pass' for a pass) and converting `converted_so_far` in that order."""
         pt, order = _point_arg(placement), [_circle_arg(c) for c in converted_so_far]
@@ -658,7 +716,9 @@ class RingsState(State[Move, RingsOptions]):
         """Each player's influence on a full circle (stones on it plus adjoining rings)."""
         c = _circle_arg(circle)
         if c >= FULL_CIRCLES:
-            raise IllegalMoveError(f"{CIRCLE_NAMES[c]} is a partial circle: nobody has influence there", rule="partial circle")
+            raise IllegalMoveError(
+                f"{CIRCLE_NAMES[c]} is a partial circle: nobody has influence there", rule="partial circle"
+            )
         return {colour: self.influence[c * self.n + p] for p, colour in enumerate(self.colours)}
 
     def holders(self) -> dict[str, str]:
@@ -675,8 +735,9 @@ class RingsState(State[Move, RingsOptions]):
     # ----- notation --------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
         if not isinstance(text, str) or not text.strip():
-            raise IllegalMoveError("an empty move: write a point (U0,0) or pass, then any conversions (x1,-2)",
-                                   rule="notation")
+            raise IllegalMoveError(
+                "an empty move: write a point (U0,0) or pass, then any conversions (x1,-2)", rule="notation"
+            )
         words = text.strip().lower().split()
         head, rest = words[0], words[1:]
         if head == "first" and len(rest) == 1:
@@ -711,7 +772,8 @@ def _parse_point(word: str, text: str) -> int:
     if not m:
         raise IllegalMoveError(
             f"{shown(text)}: {shown(word)} is not a point; points look like U0,0 or D-2,3 (or say pass)",
-            rule="notation")
+            rule="notation",
+        )
     name = f"{m.group(1).upper()}{int(m.group(2))},{int(m.group(3))}"
     if name not in POINT_INDEX:
         raise IllegalMoveError(f"{shown(text)}: there is no point {name} on this board", rule="notation")
@@ -722,7 +784,8 @@ def _parse_circle(word: str, text: str) -> int:
     m = _CIRCLE_RE.match(word)
     if not m:
         raise IllegalMoveError(
-            f"{shown(text)}: {shown(word)} is not a conversion; write x and the circle, e.g. x1,-2", rule="notation")
+            f"{shown(text)}: {shown(word)} is not a conversion; write x and the circle, e.g. x1,-2", rule="notation"
+        )
     name = f"{int(m.group(1))},{int(m.group(2))}"
     if name not in CIRCLE_INDEX:
         raise IllegalMoveError(f"{shown(text)}: there is no circle {name} on this board", rule="notation")
@@ -748,8 +811,17 @@ def _circle_arg(circle: int | str) -> int:
 
 # ----- text rendering ---------------------------------------------------------------------
 
-CODES = {"black": "bk", "white": "wh", "clear": "cl", "red": "rd", "green": "gn",
-         "blue": "bl", "yellow": "ye", "orange": "or", "purple": "pu"}
+CODES = {
+    "black": "bk",
+    "white": "wh",
+    "clear": "cl",
+    "red": "rd",
+    "green": "gn",
+    "blue": "bl",
+    "yellow": "ye",
+    "orange": "or",
+    "purple": "pu",
+}
 """Two-letter colour codes for the terminal: lower case a stone, upper case a stone in a ring."""
 
 
@@ -766,7 +838,7 @@ def _render(state: RingsState) -> str:
 
     def place(row: list[str], x_half: int, text: str) -> None:
         start = 10 + 2 * (x_half + 12) - len(text) // 2
-        row[start:start + len(text)] = list(text)
+        row[start : start + len(text)] = list(text)
 
     for r in range(BOARD_RADIUS, -PARTIAL_RADIUS - 1, -1):
         for kind in "DU":
@@ -798,7 +870,9 @@ def _render(state: RingsState) -> str:
                 place(row, 2 * q + r, text)
             lines.append("".join(row).rstrip())
     lines.append("")
-    lines.append("scores: " + "  ".join(f"{colour} ({CODES[colour]}) {score}" for colour, score in state.scores().items()))
+    lines.append(
+        "scores: " + "  ".join(f"{colour} ({CODES[colour]}) {score}" for colour, score in state.scores().items())
+    )
     if state.is_over():
         lines.append(state.outcome().describe())
     else:
@@ -852,8 +926,9 @@ class Rings(Game):
         if inferred:
             ordered = [c for c in DEFAULT_ORDER if c in present]
             if len(ordered) > 6:
-                raise UnreachablePositionError(f"rings is for up to six colours; the position shows {len(ordered)}",
-                                               rule="players")
+                raise UnreachablePositionError(
+                    f"rings is for up to six colours; the position shows {len(ordered)}", rule="players"
+                )
             # The colours seen (and the one to move), in the default order, at least two.
             chosen = ordered + [c for c in DEFAULT_ORDER if c not in ordered][: max(0, 2 - len(ordered))]
             raw["players"] = len(chosen)
@@ -867,8 +942,9 @@ class Rings(Game):
             assumed.append("players not given: assumed " + ", ".join(opts.colour_list()) + " in this turn order")
         strangers = sorted(on_board - set(opts.colour_list()))
         if strangers:
-            raise PositionError(f"the position holds {strangers[0]} stones, but the players are "
-                                f"{', '.join(opts.colour_list())}")
+            raise PositionError(
+                f"the position holds {strangers[0]} stones, but the players are {', '.join(opts.colour_list())}"
+            )
         return cells, opts, assumed
 
     def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> RingsState:
@@ -896,7 +972,8 @@ class Rings(Game):
             state.assumed.append(f"to_move not given: assumed {state.colours[0]} (the first player)")
         elif not isinstance(to_move, str) or to_move not in index:
             raise PositionError(
-                f"to_move must be one of the players ({', '.join(state.colours)}), not {shown(to_move)}")
+                f"to_move must be one of the players ({', '.join(state.colours)}), not {shown(to_move)}"
+            )
         else:
             state.to_move = index[to_move]
         given = position.get("scores")
@@ -907,9 +984,11 @@ class Rings(Game):
 
     def score_position(self, position: Mapping[str, Any]) -> dict[str, Any]:
         state = self.from_position(position)
-        items = [{"side": state.colours[h], "circle": CIRCLE_NAMES[c],
-                  "cells": [POINT_NAMES[pt] for pt in CIRCLE_POINTS[c]]}
-                 for c, h in enumerate(state.holder) if h != EMPTY]
+        items = [
+            {"side": state.colours[h], "circle": CIRCLE_NAMES[c], "cells": [POINT_NAMES[pt] for pt in CIRCLE_POINTS[c]]}
+            for c, h in enumerate(state.holder)
+            if h != EMPTY
+        ]
         return {"game": self.id, "scores": state.scores(), "items": items}
 
 

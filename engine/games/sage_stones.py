@@ -41,16 +41,39 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, POCKET, Game, Geometry, IllegalMoveError, Location, OptionError, Outcome, PositionError, RuleOptions,
-    State, Termination, UnreachablePositionError, option, require_cells, shown,
+    CHANCE,
+    POCKET,
+    Game,
+    Geometry,
+    IllegalMoveError,
+    Location,
+    OptionError,
+    Outcome,
+    PositionError,
+    RuleOptions,
+    State,
+    Termination,
+    UnreachablePositionError,
+    option,
+    require_cells,
+    shown,
 )
 from ..core.geometry import rectangle
 
 PALETTE = ("black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow", "orange", "purple")
 """Seat colours when none are given, in seat order: the first `n` are used."""
-LETTER = {"black": "K", "white": "W", "clear": "C", "red": "R", "green": "G",
-          "blue": "B", "yellow": "Y", "orange": "O", "purple": "P"}
+LETTER = {
+    "black": "K",
+    "white": "W",
+    "clear": "C",
+    "red": "R",
+    "green": "G",
+    "blue": "B",
+    "yellow": "Y",
+    "orange": "O",
+    "purple": "P",
+}
 
 FIRST_COLUMN, LAST_COLUMN = 3, 9
 COLUMNS = tuple(range(FIRST_COLUMN, LAST_COLUMN + 1))
@@ -74,9 +97,12 @@ CENTRE_COLUMN, CENTRE_ROW = 6, 5  # c6r5, the middle pocket, lies at the origin
 BOARD_OUTLINE = rectangle(-3.9, -5.92, 3.9, 4.9)  # in pitches: the numbered edge below row 1 is the wide margin
 STONE_RADIUS = 0.40  # a real marble, in pocket pitches
 GEOMETRY = Geometry(
-    locations=tuple(Location(NAMES[i], float(COLUMN_OF[i] - CENTRE_COLUMN), float(i % ROWS + 1 - CENTRE_ROW))
-                    for i in range(CELLS)),
-    outline=BOARD_OUTLINE, stone_radius=STONE_RADIUS, marks=POCKET,
+    locations=tuple(
+        Location(NAMES[i], float(COLUMN_OF[i] - CENTRE_COLUMN), float(i % ROWS + 1 - CENTRE_ROW)) for i in range(CELLS)
+    ),
+    outline=BOARD_OUTLINE,
+    stone_radius=STONE_RADIUS,
+    marks=POCKET,
 )
 
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -120,16 +146,32 @@ RAYS = {True: _rays(True), False: _rays(False)}
 class SageStonesOptions(RuleOptions):
     game_id = "sage-stones"
     players: int = option(2, "number of players (2-6), seated clockwise; the first seat starts", minimum=2, maximum=6)
-    two_colours: bool = option(True, "with 2 players each plays two colours (4 seats: p1, p2, p1, p2), as the rule book advises; ignored with more players")
-    stones_per_colour: int = option(10, "stones of each colour; a seat that has placed them all wins", minimum=1, maximum=CELLS)
-    wrap_diagonals: bool = option(True, "diagonal lines wrap between row 9 and row 1 like vertical lines (columns never wrap)")
-    after_wipe: str = option("next-seat", "who rolls after the board is wiped (rolled column and column 6 both full): "
-                             "next-seat (the turn just ends) or first-seat (the game starts over)",
-                             choices=("next-seat", "first-seat"))
-    colours: str = option("", "comma-separated seat colours in seat order, e.g. 'red,blue,green,yellow'; "
-                          "empty = red, blue, green, yellow, orange, purple (as many as there are seats)")
-    play_for_places: bool = option(False, "the family variant: after the winner, play on for second place, third "
-                                   "and so on; a player who has finished is skipped (with 3 or more players)")
+    two_colours: bool = option(
+        True,
+        "with 2 players each plays two colours (4 seats: p1, p2, p1, p2), as the rule book advises; ignored with more players",
+    )
+    stones_per_colour: int = option(
+        10, "stones of each colour; a seat that has placed them all wins", minimum=1, maximum=CELLS
+    )
+    wrap_diagonals: bool = option(
+        True, "diagonal lines wrap between row 9 and row 1 like vertical lines (columns never wrap)"
+    )
+    after_wipe: str = option(
+        "next-seat",
+        "who rolls after the board is wiped (rolled column and column 6 both full): "
+        "next-seat (the turn just ends) or first-seat (the game starts over)",
+        choices=("next-seat", "first-seat"),
+    )
+    colours: str = option(
+        "",
+        "comma-separated seat colours in seat order, e.g. 'red,blue,green,yellow'; "
+        "empty = red, blue, green, yellow, orange, purple (as many as there are seats)",
+    )
+    play_for_places: bool = option(
+        False,
+        "the family variant: after the winner, play on for second place, third "
+        "and so on; a player who has finished is skipped (with 3 or more players)",
+    )
 
     @property
     def seat_count(self) -> int:
@@ -164,6 +206,7 @@ class SageStonesOptions(RuleOptions):
 @dataclasses.dataclass(frozen=True)
 class Roll:
     """Chance: the three dice, sorted."""
+
     dice: tuple[int, int, int]
 
     def __str__(self) -> str:
@@ -189,6 +232,7 @@ class Roll:
 @dataclasses.dataclass(frozen=True)
 class Place:
     """A stone of the rolling seat's colour into `pocket` (an index, see NAMES)."""
+
     pocket: int
 
     def __str__(self) -> str:
@@ -216,8 +260,16 @@ Move = Roll | Place | Pass | Wipe
 ROLLS: tuple[tuple[Roll, float], ...] = tuple(
     (Roll((a, b, c)), n / 27)
     for (a, b, c), n in (
-        ((1, 1, 1), 1), ((1, 1, 2), 3), ((1, 1, 3), 3), ((1, 2, 2), 3), ((1, 2, 3), 6),
-        ((1, 3, 3), 3), ((2, 2, 2), 1), ((2, 2, 3), 3), ((2, 3, 3), 3), ((3, 3, 3), 1),
+        ((1, 1, 1), 1),
+        ((1, 1, 2), 3),
+        ((1, 1, 3), 3),
+        ((1, 2, 2), 3),
+        ((1, 2, 3), 6),
+        ((1, 3, 3), 3),
+        ((2, 2, 2), 1),
+        ((2, 2, 3), 3),
+        ((2, 3, 3), 3),
+        ((3, 3, 3), 1),
     )
 )
 ROLL_SET = frozenset(r for r, _ in ROLLS)
@@ -392,21 +444,25 @@ class SageStonesState(State[Move, SageStonesOptions]):
             if phase != MUST_WIPE:
                 raise IllegalMoveError(
                     f"wipe: the board is wiped only when the rolled column and column 6 are both full; {self._duty()}",
-                    rule="wipe")
+                    rule="wipe",
+                )
             return
         if not isinstance(move, Place) or not 0 <= move.pocket < CELLS:
             raise IllegalMoveError(f"{shown(move)} is not a sage-stones move", rule="notation")
         if phase == MUST_PASS:
-            raise IllegalMoveError(f"{move}: a roll of 1-2-3 loses the turn (the sage is distracted); play pass",
-                                   rule="lost turn")
+            raise IllegalMoveError(
+                f"{move}: a roll of 1-2-3 loses the turn (the sage is distracted); play pass", rule="lost turn"
+            )
         if phase == MUST_WIPE:
-            raise IllegalMoveError(f"{move}: column {self.roll.total} and column 6 are full: the board is wiped (play wipe)",
-                                   rule="wipe")
+            raise IllegalMoveError(
+                f"{move}: column {self.roll.total} and column 6 are full: the board is wiped (play wipe)", rule="wipe"
+            )
         if COLUMN_OF[move.pocket] != self.column:
             raise IllegalMoveError(f"{move}: {self._column_reason()}", rule="column")
         if self.board[move.pocket] != EMPTY:
-            raise IllegalMoveError(f"{move}: that pocket is taken by {self.seats[self.board[move.pocket]]}",
-                                   rule="occupied")
+            raise IllegalMoveError(
+                f"{move}: that pocket is taken by {self.seats[self.board[move.pocket]]}", rule="occupied"
+            )
 
     def _column_reason(self) -> str:
         rolled = self.roll.total if self.roll else self.column
@@ -515,15 +571,19 @@ class SageStonesState(State[Move, SageStonesOptions]):
             return None
         winner = self.owners[self.finished[0]]
         colours = [self.seats[seat] for seat in self.finished]
-        reason = (f"{colours[0]} placed its last stone" if len(colours) == 1
-                  else f"{', '.join(colours)} placed their last stones in that order")
+        reason = (
+            f"{colours[0]} placed its last stone"
+            if len(colours) == 1
+            else f"{', '.join(colours)} placed their last stones in that order"
+        )
         if not self.options.play_for_places:
             return Outcome((winner,), self.scores(), reason, termination=Termination.LAST_STONE_PLACED)
         places = self.places()
         if len(places) < len(self._players):
             return None
-        return Outcome((winner,), self.scores(), reason, places=tuple(places),
-                       termination=Termination.LAST_STONE_PLACED)
+        return Outcome(
+            (winner,), self.scores(), reason, places=tuple(places), termination=Termination.LAST_STONE_PLACED
+        )
 
     def scores(self) -> dict[str, int]:
         """Per player: their stones on the board (all their colours)."""
@@ -576,8 +636,13 @@ class SageStonesState(State[Move, SageStonesOptions]):
                 s = self.board[i]
                 cells.append(f" {LETTER[self.seats[s]] if s != EMPTY else '+' if i in targets else '.'} ")
             lines.append(f"r{row}  " + "".join(cells).rstrip())
-        lines.append("in hand: " + ", ".join(
-            f"{colour} ({LETTER[colour]}, {owner}) {left}" for colour, owner, left in zip(self.seats, self.owners, self.supply)))
+        lines.append(
+            "in hand: "
+            + ", ".join(
+                f"{colour} ({LETTER[colour]}, {owner}) {left}"
+                for colour, owner, left in zip(self.seats, self.owners, self.supply)
+            )
+        )
         roll = self.last_roll()
         status = f"last roll: {roll.dice_text()}" if roll else "last roll: none"
         outcome = self.outcome()
@@ -612,14 +677,16 @@ def parse_move(text: str) -> Move:
         if word == "wipe":
             return WIPE
     raise IllegalMoveError(
-        f"{shown(text)}: write a pocket (c5r3: column 3-9, row 1-9), roll a-b-c, pass or wipe", rule="notation")
+        f"{shown(text)}: write a pocket (c5r3: column 3-9, row 1-9), roll a-b-c, pass or wipe", rule="notation"
+    )
 
 
 def parse_dice(word: str, text: str = "") -> tuple[int, int, int]:
     parts = word.split("-")
     if len(parts) != 3 or not all(p in ("1", "2", "3") for p in parts):
-        raise IllegalMoveError(f"{shown(text or word)}: a roll is three dice with faces 1 to 3, e.g. roll 1-1-3",
-                               rule="notation")
+        raise IllegalMoveError(
+            f"{shown(text or word)}: a roll is three dice with faces 1 to 3, e.g. roll 1-1-3", rule="notation"
+        )
     a, b, c = sorted(int(p) for p in parts)
     return a, b, c
 
@@ -646,8 +713,9 @@ class SageStones(Game):
         """7 columns by 9 rows of pockets (c6r5 at the origin), the numbered edge below row 1."""
         return GEOMETRY
 
-    def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None,
-                  seed: int | None = 0) -> SageStonesState:
+    def new_state(
+        self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0
+    ) -> SageStonesState:
         return SageStonesState(self, self.options(options), seed)
 
     def _read(self, position: Mapping[str, Any]) -> tuple[dict[str, str | None], SageStonesOptions, list[str]]:
@@ -670,7 +738,8 @@ class SageStones(Game):
         strangers = [c for c in present if c not in options.seat_colours]
         if strangers:
             raise PositionError(
-                f"the position shows {strangers[0]}, which is not a seat colour here ({', '.join(options.seat_colours)})")
+                f"the position shows {strangers[0]}, which is not a seat colour here ({', '.join(options.seat_colours)})"
+            )
         counts = {c: 0 for c in options.seat_colours}
         for colour in cells.values():
             if colour is not None:
@@ -679,7 +748,9 @@ class SageStones(Game):
         if over:
             raise UnreachablePositionError(
                 f"{over[0]} has {counts[over[0]]} stones on the board, "
-                f"more than the {options.stones_per_colour} per colour", rule="stones per colour")
+                f"more than the {options.stones_per_colour} per colour",
+                rule="stones per colour",
+            )
         return cells, options, assumed
 
     def from_position(self, position: Mapping[str, Any], seed: int | None = 0) -> SageStonesState:
@@ -698,7 +769,8 @@ class SageStones(Game):
             raise UnreachablePositionError(
                 f"in_hand {shown(in_hand)} does not match the board: each colour holds "
                 f"{options.stones_per_colour} less its stones on the board ({state.in_hand()})",
-                rule="stones per colour")
+                rule="stones per colour",
+            )
         state.finished = _read_finished(position.get("finished"), state)
         to_move = position.get("to_move")
         if to_move is None:
@@ -709,10 +781,15 @@ class SageStones(Game):
             if state._has_finished(state.seat) and not state.is_over():
                 raise UnreachablePositionError(
                     f"{to_move} cannot be to move: {state.owners[state.seat]} has finished, so its turns are skipped",
-                    rule="finished")
+                    rule="finished",
+                )
         roll = position.get("roll")
         if roll is not None:
-            if isinstance(roll, list) and len(roll) == 3 and all(isinstance(d, int) and not isinstance(d, bool) for d in roll):
+            if (
+                isinstance(roll, list)
+                and len(roll) == 3
+                and all(isinstance(d, int) and not isinstance(d, bool) for d in roll)
+            ):
                 roll = "-".join(map(str, roll))
             if not isinstance(roll, str):
                 raise PositionError(f"roll must look like '1-1-3', not {shown(roll)}")
@@ -754,32 +831,45 @@ def _read_finished(data: Any, state: SageStonesState) -> list[int]:
     if data is None:
         seats = emptied
         if seats:
-            state.assumed.append(f"finished not given: {', '.join(state.seats[s] for s in seats)} placed all "
-                                 "its stones" + (", in seat order" if len(seats) > 1 else ""))
+            state.assumed.append(
+                f"finished not given: {', '.join(state.seats[s] for s in seats)} placed all "
+                "its stones" + (", in seat order" if len(seats) > 1 else "")
+            )
     else:
-        if (not isinstance(data, list) or not all(isinstance(c, str) and c in state.seats for c in data)
-                or len(set(data)) != len(data)):
+        if (
+            not isinstance(data, list)
+            or not all(isinstance(c, str) and c in state.seats for c in data)
+            or len(set(data)) != len(data)
+        ):
             raise PositionError(
-                f"finished must list seat colours, each once, in the order they finished, not {shown(data)}")
+                f"finished must list seat colours, each once, in the order they finished, not {shown(data)}"
+            )
         seats = [state.seats.index(c) for c in data]
     names = " and ".join(state.seats[s] for s in seats)
     if len(seats) > 1 and not family:
-        raise UnreachablePositionError(f"{names} have all placed every stone, but the game ends when the first one does"
-                                       " (unless it plays on for places: option play_for_places)", rule="last stone")
+        raise UnreachablePositionError(
+            f"{names} have all placed every stone, but the game ends when the first one does"
+            " (unless it plays on for places: option play_for_places)",
+            rule="last stone",
+        )
     owners = [state.owners[s] for s in seats]
     if len(set(owners)) != len(owners):
         raise UnreachablePositionError(f"{names} belong to one player, who finishes once", rule="finished")
     if not family and seats and state.supply[seats[0]]:
-        raise UnreachablePositionError(f"{names} finished yet holds stones: the game ends as its last stone is placed",
-                                       rule="last stone")
+        raise UnreachablePositionError(
+            f"{names} finished yet holds stones: the game ends as its last stone is placed", rule="last stone"
+        )
     unlisted = [s for s in emptied if state.owners[s] not in owners]
     if unlisted:
-        raise UnreachablePositionError(f"{state.seats[unlisted[0]]} has placed all its stones, so it has finished",
-                                       rule="last stone")
+        raise UnreachablePositionError(
+            f"{state.seats[unlisted[0]]} has placed all its stones, so it has finished", rule="last stone"
+        )
     return seats
 
 
-def _infer_seats(options: SageStonesOptions, present: list[str], explicit_players: bool) -> tuple[SageStonesOptions, str]:
+def _infer_seats(
+    options: SageStonesOptions, present: list[str], explicit_players: bool
+) -> tuple[SageStonesOptions, str]:
     """Seat colours for a position whose options do not name them.
 
     The default colours are kept where they fit; each colour on the board that
@@ -792,7 +882,8 @@ def _infer_seats(options: SageStonesOptions, present: list[str], explicit_player
         if explicit_players or len(present) > 6:
             raise PositionError(
                 f"the position shows {len(present)} colours ({', '.join(present)}) but the game has "
-                f"{options.seat_count} seats")
+                f"{options.seat_count} seats"
+            )
         options = options.replace(players=len(present))
         notes.append(f"players not given: {len(present)} colours on the board, one player each")
     seats = list(DEFAULT_COLOURS[: options.seat_count])
@@ -803,8 +894,11 @@ def _infer_seats(options: SageStonesOptions, present: list[str], explicit_player
         if colour not in seats:
             seats[free.pop(0)] = colour
     options = options.replace(colours=",".join(seats))
-    notes.append("seats not given: assumed " + ", ".join(f"{c} ({p})" for c, p in zip(seats, options.seat_owners))
-                 + " in clockwise order")
+    notes.append(
+        "seats not given: assumed "
+        + ", ".join(f"{c} ({p})" for c, p in zip(seats, options.seat_owners))
+        + " in clockwise order"
+    )
     return options, "; ".join(notes)
 
 

@@ -13,9 +13,22 @@ import dataclasses
 from typing import Any, Iterator, Mapping
 
 from ..core import (
-    CHANCE, POCKET, Game, Geometry, IllegalMoveError, Location, Outcome, PositionError, RuleOptions, State,
+    CHANCE,
+    POCKET,
+    Game,
+    Geometry,
+    IllegalMoveError,
+    Location,
+    Outcome,
+    PositionError,
+    RuleOptions,
+    State,
     Termination,
-    UnreachablePositionError, option, outcome_by_score, require_cells, shown,
+    UnreachablePositionError,
+    option,
+    outcome_by_score,
+    require_cells,
+    shown,
 )
 from ..core.geometry import octagon
 
@@ -45,11 +58,13 @@ POCKET_NAMES = tuple(ALL_NAMES[i] for i in POCKETS)
 INDEX_OF = {ALL_NAMES[i]: i for i in POCKETS}
 
 BOARD_HALF_WIDTH = 4.98  # the wooden octagon's edge, in pocket pitches from the centre pocket
-BOARD_HALF_EDGE = 2.83   # half the length of its straight edges (the cut corners take the rest)
-STONE_RADIUS = 0.40      # a real stone, in pocket pitches: it nearly fills its pocket
+BOARD_HALF_EDGE = 2.83  # half the length of its straight edges (the cut corners take the rest)
+STONE_RADIUS = 0.40  # a real stone, in pocket pitches: it nearly fills its pocket
 GEOMETRY = Geometry(
     locations=tuple(Location(ALL_NAMES[i], float(i % SIZE - SIZE // 2), float(i // SIZE - SIZE // 2)) for i in POCKETS),
-    outline=octagon(BOARD_HALF_WIDTH, BOARD_HALF_EDGE), stone_radius=STONE_RADIUS, marks=POCKET,
+    outline=octagon(BOARD_HALF_WIDTH, BOARD_HALF_EDGE),
+    stone_radius=STONE_RADIUS,
+    marks=POCKET,
 )
 
 
@@ -68,13 +83,10 @@ def _triples() -> tuple[tuple[int, int, int], ...]:
 
 
 TRIPLES = _triples()
-TRIPLES_THROUGH: dict[int, tuple[tuple[int, int, int], ...]] = {
-    p: tuple(t for t in TRIPLES if p in t) for p in POCKETS
-}
+TRIPLES_THROUGH: dict[int, tuple[tuple[int, int, int], ...]] = {p: tuple(t for t in TRIPLES if p in t) for p in POCKETS}
 # The pockets sharing a row or a column with each pocket (the centre does not split a line).
 RING_LINE: dict[int, tuple[int, ...]] = {
-    p: tuple(q for q in POCKETS if q != p and (q % SIZE == p % SIZE or q // SIZE == p // SIZE))
-    for p in POCKETS
+    p: tuple(q for q in POCKETS if q != p and (q % SIZE == p % SIZE or q // SIZE == p // SIZE)) for p in POCKETS
 }
 
 
@@ -93,23 +105,30 @@ def triple_side(colours: tuple[str | None, str | None, str | None]) -> str | Non
 @dataclasses.dataclass(frozen=True)
 class ThreeStonesOptions(RuleOptions):
     game_id = "three-stones"
-    mode: str = option("pouch", "pouch: draw a random stone and play it; pure-skill: each side holds 15 white, 15 black, 6 clear and chooses",
-                       choices=("pouch", "pure-skill"))
+    mode: str = option(
+        "pouch",
+        "pouch: draw a random stone and play it; pure-skill: each side holds 15 white, 15 black, 6 clear and chooses",
+        choices=("pouch", "pure-skill"),
+    )
     first_player: str = option(WHITE, "which side plays the first stone", choices=SIDES)
     handicap_white: int = option(0, "points white starts with (handicap)", minimum=0, maximum=200)
     handicap_black: int = option(0, "points black starts with (handicap)", minimum=0, maximum=200)
-    clock_white_minutes: int = option(0, "chess clock for white in minutes, 0 = no clock (suggested: 30 pouch, 60 pure skill)", minimum=0, maximum=600)
+    clock_white_minutes: int = option(
+        0, "chess clock for white in minutes, 0 = no clock (suggested: 30 pouch, 60 pure skill)", minimum=0, maximum=600
+    )
     clock_black_minutes: int = option(0, "chess clock for black in minutes, 0 = no clock", minimum=0, maximum=600)
 
     def validate(self) -> None:
         if (self.clock_white_minutes == 0) != (self.clock_black_minutes == 0):
             from ..core import OptionError
+
             raise OptionError("three-stones: give both sides a clock or neither (a time handicap is a longer clock)")
 
 
 @dataclasses.dataclass(frozen=True)
 class Draw:
     """Chance: the colour drawn from the pouch."""
+
     colour: str
 
     def __str__(self) -> str:
@@ -119,6 +138,7 @@ class Draw:
 @dataclasses.dataclass(frozen=True)
 class Place:
     """A stone of `colour` played into `pocket` (an index into the 9×9 grid)."""
+
     colour: str
     pocket: int
 
@@ -215,8 +235,9 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
         if self.current_player == CHANCE:
             raise IllegalMoveError(f"{move}: draw a stone from the pouch first", rule="draw")
         if move.colour not in STONE_COLOURS or not (isinstance(move.pocket, int) and 0 <= move.pocket < len(ALL_NAMES)):
-            raise IllegalMoveError(f"{shown(move)} is not a stone of a three-stones colour on the 9×9 grid",
-                                   rule="notation")
+            raise IllegalMoveError(
+                f"{shown(move)} is not a stone of a three-stones colour on the 9×9 grid", rule="notation"
+            )
         name = ALL_NAMES[move.pocket]
         if move.pocket not in POCKET_SET:
             raise IllegalMoveError(f"{move}: {name} is not a pocket (the centre and corners are empty)", rule="board")
@@ -302,8 +323,9 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
                 raise IllegalMoveError(f"{shown(text)}: the pouch holds white, black and clear stones", rule="notation")
             return Draw(words[1])
         if len(words) != 1:
-            raise IllegalMoveError(f"{shown(text)}: write a move as a pocket (c4) or colour@pocket (clear@c4)",
-                                   rule="notation")
+            raise IllegalMoveError(
+                f"{shown(text)}: write a move as a pocket (c4) or colour@pocket (clear@c4)", rule="notation"
+            )
         colour, sep, name = words[0].rpartition("@")
         if name not in ALL_NAMES:
             raise IllegalMoveError(f"{shown(text)}: {shown(name)} is not a pocket (a1..i9)", rule="notation")
@@ -313,8 +335,9 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
             else:
                 raise IllegalMoveError(f"{shown(text)}: say which stone, e.g. clear@{name}", rule="notation")
         if colour not in STONE_COLOURS:
-            raise IllegalMoveError(f"{shown(text)}: {shown(colour)} is not a stone colour (white, black, clear)",
-                                   rule="notation")
+            raise IllegalMoveError(
+                f"{shown(text)}: {shown(colour)} is not a stone colour (white, black, clear)", rule="notation"
+            )
         return Place(colour, ALL_NAMES.index(name))
 
     # ----- positions -------------------------------------------------------------------
@@ -392,7 +415,9 @@ class ThreeStones(Game):
         """76 pockets one pitch apart around the empty centre (e5 at the origin), on an octagon."""
         return GEOMETRY
 
-    def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> ThreeStonesState:
+    def new_state(
+        self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0
+    ) -> ThreeStonesState:
         opts = self.options(options)
         state = ThreeStonesState(self, opts, seed)
         if opts.clock_white_minutes:
@@ -440,8 +465,9 @@ class ThreeStones(Game):
                 state.assumed.append("pouch not given: the full set less the stones on the board")
             else:
                 state.pouch = _counts(pouch, "pouch")
-                _check_stone_set({c: on_board[c] + state.pouch[c] for c in STONE_COLOURS},
-                                 "on the board and in the pouch")
+                _check_stone_set(
+                    {c: on_board[c] + state.pouch[c] for c in STONE_COLOURS}, "on the board and in the pouch"
+                )
         else:
             if position.get("pouch") is not None:
                 raise PositionError("pouch is for the pouch mode; this position is pure skill (in_hand)")
@@ -477,7 +503,8 @@ def _check_stone_set(counts: Mapping[str, int], where: str) -> None:
         if counts[colour] > POUCH[colour]:
             raise UnreachablePositionError(
                 f"three-stones has {POUCH[colour]} {colour} stones, the position shows {counts[colour]} {where}",
-                rule="stone set")
+                rule="stone set",
+            )
 
 
 def _check_hands(hands: Mapping[str, Mapping[str, int]], on_board: Mapping[str, int]) -> None:
@@ -487,9 +514,12 @@ def _check_hands(hands: Mapping[str, Mapping[str, int]], on_board: Mapping[str, 
             if hands[side][colour] > HAND[colour]:
                 raise UnreachablePositionError(
                     f"in pure skill each side starts with {HAND[colour]} {colour} stones; "
-                    f"in_hand.{side} holds {hands[side][colour]}", rule="hand")
-    _check_stone_set({c: on_board[c] + hands[WHITE][c] + hands[BLACK][c] for c in STONE_COLOURS},
-                     "on the board and in hand")
+                    f"in_hand.{side} holds {hands[side][colour]}",
+                    rule="hand",
+                )
+    _check_stone_set(
+        {c: on_board[c] + hands[WHITE][c] + hands[BLACK][c] for c in STONE_COLOURS}, "on the board and in hand"
+    )
 
 
 def _counts(data: Any, what: str) -> dict[str, int]:

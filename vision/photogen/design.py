@@ -29,12 +29,24 @@ WOODS_DARK = {
 }
 WOODS = {**WOODS_LIGHT, **WOODS_DARK}
 PAINTS = {  # painted boards in solid colours (sRGB 0..255)
-    "black": (28, 28, 30), "forest": (30, 80, 50), "navy": (28, 40, 80), "red": (150, 35, 35),
-    "cream": (236, 226, 200), "white": (240, 240, 236), "grey": (120, 122, 125), "ochre": (200, 150, 60),
+    "black": (28, 28, 30),
+    "forest": (30, 80, 50),
+    "navy": (28, 40, 80),
+    "red": (150, 35, 35),
+    "cream": (236, 226, 200),
+    "white": (240, 240, 236),
+    "grey": (120, 122, 125),
+    "ochre": (200, 150, 60),
 }
 PAPERS = {"white": (244, 243, 238), "cream": (238, 228, 200), "kraft": (190, 160, 120), "grey": (200, 200, 200)}
-MATS = {"green-felt": (40, 110, 60), "blue-felt": (40, 70, 130), "grey-vinyl": (110, 112, 115),
-        "black-vinyl": (35, 35, 38), "red-felt": (140, 40, 45), "beige-felt": (200, 185, 150)}
+MATS = {
+    "green-felt": (40, 110, 60),
+    "blue-felt": (40, 70, 130),
+    "grey-vinyl": (110, 112, 115),
+    "black-vinyl": (35, 35, 38),
+    "red-felt": (140, 40, 45),
+    "beige-felt": (200, 185, 150),
+}
 INKS_DARK = {"black": (20, 20, 26), "brown": (60, 30, 18), "dark-red": (90, 28, 20), "navy": (30, 32, 80)}
 INKS_LIGHT = {"white": (236, 234, 228), "cream": (230, 215, 175), "gold": (215, 175, 80), "pale-wood": (225, 190, 140)}
 # a colour's shade varies between sets: close pairs (red / dark red / orange, blue / purple) happen
@@ -56,23 +68,23 @@ LIGHTS = ("sun", "window", "tungsten", "mixed", "lamp")
 class Design:
     """Every choice that makes one photo's board, stones and light look the way they do."""
 
-    board_material: str        # wood-light | wood-dark | painted | paper | mat
-    board_finish: str          # the wood, paint, paper or mat by name
+    board_material: str  # wood-light | wood-dark | painted | paper | mat
+    board_finish: str  # the wood, paint, paper or mat by name
     board_rgb: tuple[int, int, int]  # its main colour (sRGB; wood: the light ring colour)
-    line_style: str            # ink | inlay | groove (drawn boards); "" on pocket boards
-    line_tone: str             # dark | light | none (a groove has no colour of its own)
+    line_style: str  # ink | inlay | groove (drawn boards); "" on pocket boards
+    line_tone: str  # dark | light | none (a groove has no colour of its own)
     line_rgb: tuple[int, int, int]
     line_width_mm: float
-    border: bool               # a border line drawn near the edge
-    markers: str               # drawn boards: none | dot | big-dot | ring | hole
-    marker_tone: str           # dark | light (dots)
-    marker_size: float         # in stone radii
-    pockets: str               # pocket boards: cap | drilled | printed
-    stone_material: str        # glass | glossy | matte
-    stone_shape: str           # dome | disc
-    light: str                 # one of LIGHTS
-    table: str                 # cloth | wood | similar (of the board's own colour)
-    clutter: bool              # everyday objects on the table beside the board
+    border: bool  # a border line drawn near the edge
+    markers: str  # drawn boards: none | dot | big-dot | ring | hole
+    marker_tone: str  # dark | light (dots)
+    marker_size: float  # in stone radii
+    pockets: str  # pocket boards: cap | drilled | printed
+    stone_material: str  # glass | glossy | matte
+    stone_shape: str  # dome | disc
+    light: str  # one of LIGHTS
+    table: str  # cloth | wood | similar (of the board's own colour)
+    clutter: bool  # everyday objects on the table beside the board
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -125,16 +137,27 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
         line_rgb = inks[_pick(rng, inks)] if line_tone != "none" else board_rgb
         width = float(rng.uniform(1.0, 6.0))
         border = bool(rng.random() < 0.4)
-        markers = _pick(rng, ["none", "dot", "big-dot", "ring", "hole"], p=[0.3, 0.25, 0.2, 0.15, 0.1]
-                        if carvable else [0.35, 0.3, 0.2, 0.15, 0.0])
+        markers = _pick(
+            rng,
+            ["none", "dot", "big-dot", "ring", "hole"],
+            p=[0.3, 0.25, 0.2, 0.15, 0.1] if carvable else [0.35, 0.3, 0.2, 0.15, 0.0],
+        )
         marker_tone = line_tone if line_tone != "none" else ("light" if dark_board else "dark")
         if markers == "big-dot" and rng.random() < 0.3:
             marker_tone = "dark" if marker_tone == "light" else "light"
-        marker_size = {"none": 0.0, "dot": float(rng.uniform(0.15, 0.4)), "big-dot": float(rng.uniform(0.7, 1.0)),
-                       "ring": float(rng.uniform(0.8, 1.1)), "hole": float(rng.uniform(0.35, 0.6))}[markers]
+        marker_size = {
+            "none": 0.0,
+            "dot": float(rng.uniform(0.15, 0.4)),
+            "big-dot": float(rng.uniform(0.7, 1.0)),
+            "ring": float(rng.uniform(0.8, 1.1)),
+            "hole": float(rng.uniform(0.35, 0.6)),
+        }[markers]
     if pockets_game:
-        pockets = _pick(rng, ["cap", "drilled", "printed"],
-                        p=[0.7, 0.3, 0.0] if material in ("wood-light", "wood-dark", "painted") else [0.0, 0.0, 1.0])
+        pockets = _pick(
+            rng,
+            ["cap", "drilled", "printed"],
+            p=[0.7, 0.3, 0.0] if material in ("wood-light", "wood-dark", "painted") else [0.0, 0.0, 1.0],
+        )
         line_tone = "light" if dark_board else "dark"
         inks = INKS_LIGHT if dark_board else INKS_DARK
         line_rgb = inks[_pick(rng, inks)]
@@ -144,11 +167,25 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
     stone_shape = "disc" if rng.random() < 0.2 else "dome"
     light = _pick(rng, LIGHTS, p=[0.2, 0.2, 0.15, 0.15, 0.3])
     table = _pick(rng, ["cloth", "wood", "similar"], p=[0.45, 0.4, 0.15])
-    return Design(board_material=material, board_finish=finish, board_rgb=tuple(int(c) for c in board_rgb),
-                  line_style=line_style, line_tone=line_tone, line_rgb=tuple(int(c) for c in line_rgb),
-                  line_width_mm=round(width, 2), border=border, markers=markers, marker_tone=marker_tone,
-                  marker_size=round(marker_size, 3), pockets=pockets, stone_material=stone_material,
-                  stone_shape=stone_shape, light=light, table=table, clutter=bool(rng.random() < 0.25))
+    return Design(
+        board_material=material,
+        board_finish=finish,
+        board_rgb=tuple(int(c) for c in board_rgb),
+        line_style=line_style,
+        line_tone=line_tone,
+        line_rgb=tuple(int(c) for c in line_rgb),
+        line_width_mm=round(width, 2),
+        border=border,
+        markers=markers,
+        marker_tone=marker_tone,
+        marker_size=round(marker_size, 3),
+        pockets=pockets,
+        stone_material=stone_material,
+        stone_shape=stone_shape,
+        light=light,
+        table=table,
+        clutter=bool(rng.random() < 0.25),
+    )
 
 
 def stone_shades(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:

@@ -21,11 +21,12 @@ from . import povscene
 from .design import matches, sample_design, stone_shades
 from .povscene import v3
 
-WHITE_SHARE = 0.01   # most of the frame a phone lets burn out to white (all channels clipped)
+WHITE_SHARE = 0.01  # most of the frame a phone lets burn out to white (all channels clipped)
 WHITE_LEVEL = 0.98
 
 
 # ----------------------------------------------------------------- positions
+
 
 def random_position(game: str, rng: np.random.Generator, empty: bool = False) -> tuple[dict, dict]:
     """A random position of the game; `empty` keeps the board bare (the same draws are made, so
@@ -53,7 +54,11 @@ def random_position(game: str, rng: np.random.Generator, empty: bool = False) ->
     chosen = rng.choice(len(ids), size=n, replace=False)
     cells = {i: None for i in ids}
     counts = {c: 0 for c in colours}
-    caps = {"black": 30, "white": 30, "clear": 12} if game == "three-stones" else {c: (9 if game == "morris" else 99) for c in colours}
+    caps = (
+        {"black": 30, "white": 30, "clear": 12}
+        if game == "three-stones"
+        else {c: (9 if game == "morris" else 99) for c in colours}
+    )
     for j in chosen:
         for _ in range(20):
             c = str(rng.choice(colours, p=weights / weights.sum()))
@@ -68,6 +73,7 @@ def random_position(game: str, rng: np.random.Generator, empty: bool = False) ->
 
 
 # ----------------------------------------------------------------- scene
+
 
 def board_geometry(game: str, rng) -> dict:
     """This photo's board: the game's outline shape (engine geometry) with its proportions drawn at random."""
@@ -114,8 +120,10 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
             continue
         jx, jy = rng.normal(0, 0.03 * unit, 2)
         r = made.stone_r * rng.uniform(0.97, 1.03)
-        parts.append(f"{povscene.stone_shape(design.stone_shape, r, made.stone_h, x + jx, made.rest_y, y + jy)} "
-                     f"{povscene.stone_material(col, design.stone_material, shades[col])} }}")
+        parts.append(
+            f"{povscene.stone_shape(design.stone_shape, r, made.stone_h, x + jx, made.rest_y, y + jy)} "
+            f"{povscene.stone_material(col, design.stone_material, shades[col])} }}"
+        )
     # spare stones and everyday things on the table, outside the board
     spares = []
     R0 = float(np.abs(outline_cm).max())
@@ -125,8 +133,10 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
             d = R0 * rng.uniform(1.15, 1.5)
             col = str(rng.choice([c for c in set(cells.values()) if c] or ["black"]))
             u, v = d * math.cos(ang), d * math.sin(ang)
-            parts.append(f"{povscene.stone_shape(design.stone_shape, made.stone_r, made.stone_h, u, 0.0, v)} "
-                         f"{povscene.stone_material(col, design.stone_material, shades[col])} }}")
+            parts.append(
+                f"{povscene.stone_shape(design.stone_shape, made.stone_r, made.stone_h, u, 0.0, v)} "
+                f"{povscene.stone_material(col, design.stone_material, shades[col])} }}"
+            )
             spares.append({"colour": col, "u": round(u, 2), "v": round(v, 2)})
     things: list[str] = []
     if design.clutter:
@@ -178,14 +188,17 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
         cam["loc"] = loc
     # lights
     light_src, tint, light_info = povscene.lights(design, rng)
-    scene = "\n".join([
-        "#version 3.7;",
-        "global_settings { assumed_gamma 1.0 max_trace_level 5 ambient_light rgb <1,1,1> }",
-        "background { rgb <0.5, 0.5, 0.5> }",
-        f"camera {{ perspective location {v3(cam['loc'])} direction {v3(cam['D'] * cam['dlen'])} right {v3(cam['R'])} up {v3(cam['U'])} }}",
-        *light_src,
-        *parts,
-    ])
+    scene = "\n".join(
+        [
+            "#version 3.7;",
+            "global_settings { assumed_gamma 1.0 max_trace_level 5 ambient_light rgb <1,1,1> }",
+            "background { rgb <0.5, 0.5, 0.5> }",
+            f"camera {{ perspective location {v3(cam['loc'])} direction {v3(cam['D'] * cam['dlen'])} right {v3(cam['R'])} up {v3(cam['U'])} }}",
+            *light_src,
+            *parts,
+        ]
+    )
+
     # ground truth by projecting the board points
     def project(P):
         P = np.asarray(P, float).reshape(-1, 3)
@@ -199,18 +212,35 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
     corners = project(np.c_[outline_cm[:, 0], np.full(len(outline_cm), top_y), outline_cm[:, 1]])
     cpx = project(np.c_[xy_cm[:, 0], np.full(len(xy_cm), top_y), xy_cm[:, 1]])
     info = {
-        "board_cm": {"thickness": round(thick, 2), "pitch": round(g["pitch"], 3),
-                     "outline": [[round(float(x), 3), round(float(y), 3)] for x, y in outline_cm]},
-        "camera": {"hfov_deg": round(hfov, 2), "tilt_deg": round(tilt, 2), "azimuth_deg": round(azim, 2),
-                   "roll_deg": round(roll, 2), "cover_linear": round(cover, 3), "distance_cm": round(dist, 1)},
-        "scene": {**light_info, "table": design.table, "shades": shades, "spare_stones_on_table": spares,
-                  "things_on_table": things, **table_info, **made.info},
+        "board_cm": {
+            "thickness": round(thick, 2),
+            "pitch": round(g["pitch"], 3),
+            "outline": [[round(float(x), 3), round(float(y), 3)] for x, y in outline_cm],
+        },
+        "camera": {
+            "hfov_deg": round(hfov, 2),
+            "tilt_deg": round(tilt, 2),
+            "azimuth_deg": round(azim, 2),
+            "roll_deg": round(roll, 2),
+            "cover_linear": round(cover, 3),
+            "distance_cm": round(dist, 1),
+        },
+        "scene": {
+            **light_info,
+            "table": design.table,
+            "shades": shades,
+            "spare_stones_on_table": spares,
+            "things_on_table": things,
+            **table_info,
+            **made.info,
+        },
         "design": design.to_dict(),
     }
     return scene, {"corners": corners, "cell_px": cpx, "info": info, "size": size}
 
 
 # ----------------------------------------------------------------- post-processing
+
 
 def postprocess(img: np.ndarray, rng: np.random.Generator, tint=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, dict]:
     f = img.astype(np.float32) / 255.0
@@ -257,8 +287,17 @@ def postprocess(img: np.ndarray, rng: np.random.Generator, tint=(1.0, 1.0, 1.0))
     noise = float(rng.uniform(0.004, 0.012))
     f += rng.normal(0, noise, f.shape).astype(np.float32)
     out = np.clip(f * 255 + 0.5, 0, 255).astype(np.uint8)
-    return out, {"exposure_gain": round(gain, 3), "wb_correction": round(wb_corr, 2), "vignetting": round(vig, 3),
-                 "glare": round(glare, 3), "highlight_protection": round(protect, 3), "k1": round(k1, 4), "blur_sigma": round(blur, 2), "motion_blur_px": round(motion, 1), "noise_sigma": round(noise, 4)}
+    return out, {
+        "exposure_gain": round(gain, 3),
+        "wb_correction": round(wb_corr, 2),
+        "vignetting": round(vig, 3),
+        "glare": round(glare, 3),
+        "highlight_protection": round(protect, 3),
+        "k1": round(k1, 4),
+        "blur_sigma": round(blur, 2),
+        "motion_blur_px": round(motion, 1),
+        "noise_sigma": round(noise, 4),
+    }
 
 
 def distort_points(p: np.ndarray, k1: float, w: int, h: int) -> np.ndarray:
@@ -276,6 +315,7 @@ def distort_points(p: np.ndarray, k1: float, w: int, h: int) -> np.ndarray:
 
 # ----------------------------------------------------------------- driver
 
+
 def design_of(game: str, seed: int) -> dict:
     """The design `render_one` gives this seed, without rendering (the same draws, in order)."""
     rng = np.random.default_rng(seed)
@@ -285,8 +325,17 @@ def design_of(game: str, seed: int) -> dict:
     return sample_design(game, rng).to_dict()
 
 
-def render_one(game: str, seed: int, out_dir: Path, name: str | None = None, size=(1600, 1200),
-               quality: int | None = None, threads: int = 1, render_scale: float = 0.6, empty: bool = False) -> dict:
+def render_one(
+    game: str,
+    seed: int,
+    out_dir: Path,
+    name: str | None = None,
+    size=(1600, 1200),
+    quality: int | None = None,
+    threads: int = 1,
+    render_scale: float = 0.6,
+    empty: bool = False,
+) -> dict:
     if shutil.which("povray") is None:
         raise RuntimeError("povray is not installed (apt-get install -y povray)")
     rng = np.random.default_rng(seed)
@@ -302,9 +351,21 @@ def render_one(game: str, seed: int, out_dir: Path, name: str | None = None, siz
         png = Path(td) / "out.png"
         t0 = time.time()
         rw, rh = round(size[0] * render_scale), round(size[1] * render_scale)
-        cmd = ["povray", f"+I{pov}", f"+O{png}", f"+W{rw}", f"+H{rh}", "-D", "-V", "+FN",
-               "-A", f"+WT{threads}", "File_Gamma=sRGB", "Display_Gamma=2.2",
-               "+L/usr/share/povray-3.7/include"]
+        cmd = [
+            "povray",
+            f"+I{pov}",
+            f"+O{png}",
+            f"+W{rw}",
+            f"+H{rh}",
+            "-D",
+            "-V",
+            "+FN",
+            "-A",
+            f"+WT{threads}",
+            "File_Gamma=sRGB",
+            "Display_Gamma=2.2",
+            "+L/usr/share/povray-3.7/include",
+        ]
         res = subprocess.run(cmd, capture_output=True, text=True, cwd=td)
         secs = time.time() - t0
         if res.returncode != 0 or not png.exists():
@@ -334,9 +395,16 @@ def render_one(game: str, seed: int, out_dir: Path, name: str | None = None, siz
         "image": f"{name}.jpg",
         "size": [w, h],
         "cell_px": {i: [round(float(x), 1), round(float(y), 1)] for i, (x, y) in zip(L.ids, cpx)},
-        "render": {"seed": seed, "povray_seconds": round(secs, 2), "jpeg_quality": q,
-                   "board_area_fraction": round(area, 3), "position": pos_info, **gt["info"], "post": post,
-                   "generator": "vision.photogen"},
+        "render": {
+            "seed": seed,
+            "povray_seconds": round(secs, 2),
+            "jpeg_quality": q,
+            "board_area_fraction": round(area, 3),
+            "position": pos_info,
+            **gt["info"],
+            "post": post,
+            "generator": "vision.photogen",
+        },
     }
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1))
     return meta
@@ -360,9 +428,14 @@ def main(argv=None) -> int:
     ap.add_argument("--quality", type=int, default=None, help="JPEG quality (default: random 70..95)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--empty", action="store_true", help="bare boards: no stone on them")
-    ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
-                    help="render only the seeds whose design has this value (render.design; VALUE may list several with |); "
-                         "--count then counts the photos rendered, from the first seeds of the set that qualify")
+    ap.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="render only the seeds whose design has this value (render.design; VALUE may list several with |); "
+        "--count then counts the photos rendered, from the first seeds of the set that qualify",
+    )
     a = ap.parse_args(argv)
     games = list(GAMES) if a.game == "all" else [a.game]
     for g in games:
@@ -373,8 +446,9 @@ def main(argv=None) -> int:
                 break
             if a.where and not all(matches(design_of(g, seed), cond) for cond in a.where):
                 continue
-            m = render_one(g, seed, a.out, size=(a.width, a.height), quality=a.quality, threads=a.threads,
-                           empty=a.empty)
+            m = render_one(
+                g, seed, a.out, size=(a.width, a.height), quality=a.quality, threads=a.threads, empty=a.empty
+            )
             made += 1
             print(f"{m['image']}  {m['render']['povray_seconds']:.1f}s", flush=True)
     return 0

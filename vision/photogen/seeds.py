@@ -7,10 +7,10 @@ render seed // 1000.
 
 from __future__ import annotations
 
-TEST_SET_SEED = 1            # bench/out/photos: the benchmark's test set, 20 photos per game
+TEST_SET_SEED = 1  # bench/out/photos: the benchmark's test set, 20 photos per game
 TEST_SET_COUNT = 20
-TEST_PHOTOS_SEED = 3         # tests/vision/photos: the committed photos the tests read
-TRAIN_SEEDS = (41, 43, 47)      # bench/out/train*: what the forests of the wide designs learned from
+TEST_PHOTOS_SEED = 3  # tests/vision/photos: the committed photos the tests read
+TRAIN_SEEDS = (41, 43, 47)  # bench/out/train*: what the forests of the wide designs learned from
 # what the sage-stones forest (vision/model/cells.xml.gz) learned from, with the narrower generator
 # before `design.py`: no test photo comes from these either
 NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
@@ -24,8 +24,9 @@ HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # never a training photo (the trainer takes this generator's photos from no seed)
 BLENDER_TEST_SEED = 101
 
-TEST_SET_COMMAND = (f"python -m vision.photogen --game all --count {TEST_SET_COUNT} "
-                    f"--seed {TEST_SET_SEED} --out bench/out/photos")
+TEST_SET_COMMAND = (
+    f"python -m vision.photogen --game all --count {TEST_SET_COUNT} --seed {TEST_SET_SEED} --out bench/out/photos"
+)
 
 
 def set_of(meta: dict) -> int | None:

@@ -104,11 +104,15 @@ def training_photos(dirs, game: str | None = None, without: tuple[str, ...] = ()
             if meta.get("game") not in GAMES or (game and meta["game"] != game):
                 continue
             if (meta.get("render") or {}).get("generator") != "vision.photogen":
-                raise SystemExit(f"{jf}: not a photo of the POV-Ray generator the forests learn from "
-                                 "(the Blender renderer's and real photos are for testing only)")
+                raise SystemExit(
+                    f"{jf}: not a photo of the POV-Ray generator the forests learn from "
+                    "(the Blender renderer's and real photos are for testing only)"
+                )
             if set_of(meta) in HELD_OUT:
-                raise SystemExit(f"{jf}: rendered with --seed {set_of(meta)}, which is held out for testing "
-                                 f"(train on seeds {', '.join(map(str, TRAIN_SEEDS))})")
+                raise SystemExit(
+                    f"{jf}: rendered with --seed {set_of(meta)}, which is held out for testing "
+                    f"(train on seeds {', '.join(map(str, TRAIN_SEEDS))})"
+                )
             design = (meta.get("render") or {}).get("design") or {}
             if any(design and matches(design, cond) for cond in without):
                 continue
@@ -134,7 +138,7 @@ def split_photos(photos: list[tuple[Path, dict]], share: float, seed: int) -> tu
     if not 0 < share < 1 or len(photos) < 2:
         return photos, []
     order = np.random.default_rng(seed).permutation(len(photos))
-    check = set(order[:max(1, round(share * len(photos)))].tolist())
+    check = set(order[: max(1, round(share * len(photos)))].tolist())
     return ([p for i, p in enumerate(photos) if i not in check], [p for i, p in enumerate(photos) if i in check])
 
 
@@ -155,11 +159,15 @@ def true_fit_cells(photos: list[tuple[Path, dict]]) -> tuple[np.ndarray, np.ndar
 
 def accuracy(forest: cv2.ml.RTrees, X: np.ndarray, y: np.ndarray) -> dict:
     """The share of cells the forest reads right, of every cell and of the cells holding a stone."""
-    _, predicted = forest.predict(np.ascontiguousarray(X[:, :forest.getVarCount()]))
+    _, predicted = forest.predict(np.ascontiguousarray(X[:, : forest.getVarCount()]))
     right = predicted.ravel().astype(int) == y
     stones = y != 0
-    return {"cells": int(len(y)), "accuracy": round(float(right.mean()), 4),
-            "stones": int(stones.sum()), "stone_accuracy": round(float(right[stones].mean()), 4) if stones.any() else None}
+    return {
+        "cells": int(len(y)),
+        "accuracy": round(float(right.mean()), 4),
+        "stones": int(stones.sum()),
+        "stone_accuracy": round(float(right[stones].mean()), 4) if stones.any() else None,
+    }
 
 
 def checked(photos: list[tuple[Path, dict]], share: float, a: argparse.Namespace) -> dict:
@@ -173,8 +181,11 @@ def checked(photos: list[tuple[Path, dict]], share: float, a: argparse.Namespace
         X.append(f)
         y.append(labels)
     forest = train(np.concatenate(X), np.concatenate(y), a.trees, a.depth)
-    return {"check": f"{len(check)} of {len(photos)} photos held out from a forest grown alike, read at their true fit",
-            "check_photos": sorted(jf.stem for jf, _ in check), **accuracy(forest, *true_fit_cells(check))}
+    return {
+        "check": f"{len(check)} of {len(photos)} photos held out from a forest grown alike, read at their true fit",
+        "check_photos": sorted(jf.stem for jf, _ in check),
+        **accuracy(forest, *true_fit_cells(check)),
+    }
 
 
 def measured(dirs, forest_path: Path, games: list[str]) -> dict:
@@ -192,8 +203,10 @@ def measured(dirs, forest_path: Path, games: list[str]) -> dict:
     if not photos:
         raise SystemExit("no ground-truth photos to measure on")
     forest = cv2.ml.RTrees_load(str(forest_path))
-    return {"check": f"{len(photos)} photos no forest learnt from ({', '.join(map(str, dirs))}), read at their true fit",
-            **accuracy(forest, *true_fit_cells(photos))}
+    return {
+        "check": f"{len(photos)} photos no forest learnt from ({', '.join(map(str, dirs))}), read at their true fit",
+        **accuracy(forest, *true_fit_cells(photos)),
+    }
 
 
 def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
@@ -214,18 +227,30 @@ def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.photogen.train")
     ap.add_argument("dirs", nargs="+")
-    ap.add_argument("--check-share", type=float, default=0.2,
-                    help="share of the photos a forest grown alike is checked on (its accuracy goes in the manifest)")
-    ap.add_argument("--measure", action="store_true",
-                    help="train nothing: read DIRs' photos with the forest --out and write the metrics in its manifest")
+    ap.add_argument(
+        "--check-share",
+        type=float,
+        default=0.2,
+        help="share of the photos a forest grown alike is checked on (its accuracy goes in the manifest)",
+    )
+    ap.add_argument(
+        "--measure",
+        action="store_true",
+        help="train nothing: read DIRs' photos with the forest --out and write the metrics in its manifest",
+    )
     ap.add_argument("--out", default=str(MODEL_PATH))
     ap.add_argument("--trees", type=int, default=80)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--games", help="with --per-game: only these games (comma-separated)")
     ap.add_argument("--per-game", action="store_true", help="one forest per game: cells-GAME.xml.gz beside --out")
-    ap.add_argument("--without", action="append", default=[], metavar="KEY=VALUE",
-                    help="leave out photos of this design (render.design; VALUE may list several with |)")
+    ap.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="leave out photos of this design (render.design; VALUE may list several with |)",
+    )
     a = ap.parse_args(argv)
     if a.games and not a.per_game:
         ap.error("--games chooses among the per-game forests: add --per-game")
@@ -237,7 +262,10 @@ def main(argv=None) -> int:
         manifest = classify.read_manifest(out)
         manifest["metrics"] = measured(a.dirs, out, manifest.get("games", list(GAMES)))
         manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
-        print(f"{out.name}: {manifest['metrics']['accuracy']:.1%} of {manifest['metrics']['cells']} cells", file=sys.stderr)
+        print(
+            f"{out.name}: {manifest['metrics']['accuracy']:.1%} of {manifest['metrics']['cells']} cells",
+            file=sys.stderr,
+        )
         return 0
     rng = np.random.default_rng(a.seed)
     cv2.setRNGSeed(a.seed)
@@ -256,12 +284,20 @@ def main(argv=None) -> int:
         m = train(X, y, a.trees, a.depth)
         out.parent.mkdir(parents=True, exist_ok=True)
         m.save(str(out))
-        manifest = {"features": feature_names(), "games": [game] if game else sorted({mt["game"] for _, mt in photos}),
-                    "photos": len(photos), "seeds": sorted({set_of(mt) for _, mt in photos}, key=str),
-                    "generators": sorted({(mt.get("render") or {}).get("generator", "?") for _, mt in photos}),
-                    "without": list(a.without), "samples": int(len(y)),
-                    "classes": dict(zip(CLASSES, counts)), "trees": a.trees, "depth": a.depth, "seed": a.seed,
-                    "command": "python -m vision.photogen.train " + " ".join(argv if argv is not None else sys.argv[1:])}
+        manifest = {
+            "features": feature_names(),
+            "games": [game] if game else sorted({mt["game"] for _, mt in photos}),
+            "photos": len(photos),
+            "seeds": sorted({set_of(mt) for _, mt in photos}, key=str),
+            "generators": sorted({(mt.get("render") or {}).get("generator", "?") for _, mt in photos}),
+            "without": list(a.without),
+            "samples": int(len(y)),
+            "classes": dict(zip(CLASSES, counts)),
+            "trees": a.trees,
+            "depth": a.depth,
+            "seed": a.seed,
+            "command": "python -m vision.photogen.train " + " ".join(argv if argv is not None else sys.argv[1:]),
+        }
         manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
         saved.append((out, photos, manifest))
         print(f"saved {out} ({out.stat().st_size // 1024} KB) and its manifest", file=sys.stderr)
@@ -269,9 +305,13 @@ def main(argv=None) -> int:
     for out, photos, manifest in saved:
         manifest["metrics"] = checked(photos, a.check_share, a)
         manifest_path(out).write_text(json.dumps(manifest, indent=1) + "\n")
-        print(f"{out.name}: {manifest['metrics'].get('accuracy', 'no')} of the checked cells read right "
-              "(its manifest's metrics)", file=sys.stderr)
+        print(
+            f"{out.name}: {manifest['metrics'].get('accuracy', 'no')} of the checked cells read right "
+            "(its manifest's metrics)",
+            file=sys.stderr,
+        )
     return 0
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

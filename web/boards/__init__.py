@@ -119,6 +119,7 @@ def board_for(game: Any) -> Board:
         if exc.name != module_name:  # the board exists but imports something missing: broken, say so
             raise
         from .generic import GenericBoard
+
         return GenericBoard(game)
     board: Board = module.BOARD(game)
     return board

@@ -28,10 +28,14 @@ class GenericBoard(Board):
                     f'<button type="button" class="move-target" data-target="{esc(text)}" tabindex="-1" '
                     f'aria-label="play {esc(text)}">{esc(text)}</button>'
                 )
-        moves = f'<div class="generic-moves" role="group" aria-label="legal moves">{"".join(buttons)}</div>' if buttons else ""
+        moves = (
+            f'<div class="generic-moves" role="group" aria-label="legal moves">{"".join(buttons)}</div>'
+            if buttons
+            else ""
+        )
         markup = (
             f'<div class="generic-board"><p class="note">This game has no drawn board yet: '
-            f'the engine\'s text view and its legal moves.</p>'
+            f"the engine's text view and its legal moves.</p>"
             f'<pre class="text-board" aria-label="board as text">{esc(state.render())}</pre>{moves}</div>'
         )
         return Drawing(markup, targets)

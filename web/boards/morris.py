@@ -50,8 +50,18 @@ def other(side: str) -> str:
 
 DEFS = (
     "<defs>"
-    + linear("mo-wood", (("0", "#c99a5f"), (".18", "#d9ae72"), (".35", "#b8844a"), (".55", "#d6a96b"),
-                         (".78", "#c08d52"), ("1", "#d3a468")), y2="0")
+    + linear(
+        "mo-wood",
+        (
+            ("0", "#c99a5f"),
+            (".18", "#d9ae72"),
+            (".35", "#b8844a"),
+            (".55", "#d6a96b"),
+            (".78", "#c08d52"),
+            ("1", "#d3a468"),
+        ),
+        y2="0",
+    )
     + grain("mo-grain", "0.18 0.006", 3, 11, "0 0 0 0 0.32  0 0 0 0 0.18  0 0 0 0 0.06  0 0 0 0.75 -0.18")
     + radial("mo-white", (("0", "#ffffff"), (".6", "#efebe1"), ("1", "#c9c1ae")), ".38", ".34", ".72")
     + radial("mo-black", (("0", "#5a5a5e"), (".55", "#26262a"), ("1", "#0b0b0c")), ".38", ".34", ".72")
@@ -67,8 +77,10 @@ def man_svg(colour: str, x: float, y: float, r: float = R_MAN, extra: str = "") 
 
 def man_icon(colour: str, faded: bool = False) -> str:
     """A small man for the panel (the board's gradients are on the page with it)."""
-    return (f'<svg class="man-icon{" faded" if faded else ""}" viewBox="0 0 30 30" aria-hidden="true">'
-            f'{man_svg(colour, 14, 14, 12)}</svg>')
+    return (
+        f'<svg class="man-icon{" faded" if faded else ""}" viewBox="0 0 30 30" aria-hidden="true">'
+        f"{man_svg(colour, 14, 14, 12)}</svg>"
+    )
 
 
 class MorrisBoard(Board):
@@ -85,8 +97,10 @@ class MorrisBoard(Board):
         mover = state.current_player
         moves = list(state.legal_moves())
         phase = state.phase(mover)
-        named = [(None if m.source is None else NAMES[m.source], NAMES[m.target],
-                  None if m.take is None else NAMES[m.take]) for m in moves]
+        named = [
+            (None if m.source is None else NAMES[m.source], NAMES[m.target], None if m.take is None else NAMES[m.take])
+            for m in moves
+        ]
         info: dict[str, Any] = {"mover": mover, "phase": phase, "moves": named, "selected": None, "pending": None}
         pending = ui.get("pending")
         if pending:
@@ -102,8 +116,9 @@ class MorrisBoard(Board):
         sources = {s for s, _, _ in named}
         selected = ui.get("selected")
         if selected in sources:
-            info.update(stage="dest", selected=selected, legal={d for s, d, _ in named if s == selected},
-                        movable=sources)
+            info.update(
+                stage="dest", selected=selected, legal={d for s, d, _ in named if s == selected}, movable=sources
+            )
             return info
         ui.pop("selected", None)
         info.update(stage="pick", legal=sources, movable=sources)
@@ -140,8 +155,12 @@ class MorrisBoard(Board):
         fresh_point = pending[1] if pending else last_dst
         just_took = pending is not None or (last is not None and last.take is not None)
         points, targets = self._points(cells, info, items, live, last_src, last_dst, pending)
-        parts = [_frame(state.ply, info["stage"]), _mills(items, fresh_point if just_took else None),
-                 _last_path(last_src, last_dst) if last_src and last_dst and not pending else "", points]
+        parts = [
+            _frame(state.ply, info["stage"]),
+            _mills(items, fresh_point if just_took else None),
+            _last_path(last_src, last_dst) if last_src and last_dst and not pending else "",
+            points,
+        ]
         if not pending:
             parts.append(_last_marks(cells, last_dst, last_take, position["to_move"]))
         parts.append("</svg>")
@@ -150,9 +169,16 @@ class MorrisBoard(Board):
         ordered.update(targets)
         return Drawing("".join(parts), ordered)
 
-    def _points(self, cells: dict[str, str | None], info: dict[str, Any], items: list[dict[str, Any]], live: bool,
-                last_src: str | None, last_dst: str | None, pending: tuple[str | None, str] | None,
-                ) -> tuple[str, dict[str, tuple[float, float]]]:
+    def _points(
+        self,
+        cells: dict[str, str | None],
+        info: dict[str, Any],
+        items: list[dict[str, Any]],
+        live: bool,
+        last_src: str | None,
+        last_dst: str | None,
+        pending: tuple[str | None, str] | None,
+    ) -> tuple[str, dict[str, tuple[float, float]]]:
         """Every point as a location (its dot, glow, halo and man, hit area and focus ring), and the targets."""
         stage, legal = info["stage"], info["legal"]
         movable = info.get("movable", ()) if stage == "dest" else ()
@@ -165,8 +191,10 @@ class MorrisBoard(Board):
             is_legal = name in legal
             classes = ["point"]
             if is_legal:
-                classes += ["legal", {"place": "to-place", "pick": "movable", "dest": "to-move",
-                                      "remove": "removable"}.get(stage, "")]
+                classes += [
+                    "legal",
+                    {"place": "to-place", "pick": "movable", "dest": "to-move", "remove": "removable"}.get(stage, ""),
+                ]
             classes += ["movable"] if name in movable else []
             classes += ["selected"] if name == info.get("selected") else []
             classes += ["pending"] if pending and name == pending[1] else []
@@ -186,8 +214,17 @@ class MorrisBoard(Board):
                 targets[name] = (x, y)
         return "".join(points), targets
 
-    def _label(self, name: str, colour: str | None, info: dict[str, Any], is_legal: bool, mills_at: set[str],
-               last_src: str | None, last_dst: str | None, pending: tuple[str | None, str] | None) -> str:
+    def _label(
+        self,
+        name: str,
+        colour: str | None,
+        info: dict[str, Any],
+        is_legal: bool,
+        mills_at: set[str],
+        last_src: str | None,
+        last_dst: str | None,
+        pending: tuple[str | None, str] | None,
+    ) -> str:
         stage = info["stage"]
         mover = info.get("mover")
         if colour:
@@ -247,17 +284,20 @@ class MorrisBoard(Board):
                 ui.pop("selected", None)
                 return None
             if target not in info["movable"]:
-                raise IllegalMoveError(f"the {mover} man on {target} cannot move: every point next to it is taken",
-                                       rule="blocked man")
+                raise IllegalMoveError(
+                    f"the {mover} man on {target} cannot move: every point next to it is taken", rule="blocked man"
+                )
             ui["selected"] = target
             return None
         selected = info.get("selected")
         if not selected:
             if occupant:
-                raise IllegalMoveError(f"{target} holds a {occupant} man: first pick one of your {mover} men to move",
-                                       rule="own piece")
-            raise IllegalMoveError(f"first pick one of your {mover} men, then the empty point it moves to",
-                                   rule="own piece")
+                raise IllegalMoveError(
+                    f"{target} holds a {occupant} man: first pick one of your {mover} men to move", rule="own piece"
+                )
+            raise IllegalMoveError(
+                f"first pick one of your {mover} men, then the empty point it moves to", rule="own piece"
+            )
         options = [t for s, d, t in moves if s == selected and d == target]
         if options and all(t is not None for t in options):
             ui["pending"] = (selected, target)
@@ -285,15 +325,20 @@ class MorrisBoard(Board):
                 f'<div class="in-hand" aria-label="{side}: {hand} in hand">{icons}</div>'
                 f'<p class="counts"><span data-in-hand="{side}">{hand}</span> in hand · '
                 f'<span data-on-board="{side}">{board}</span> on the board · '
-                f'<span data-lost="{side}">{lost}</span> lost {lost_icons}</p></div>')
+                f'<span data-lost="{side}">{lost}</span> lost {lost_icons}</p></div>'
+            )
         prompt = self._prompt(state, info, over)
         cancel = ""
         if info["stage"] in ("remove", "dest"):
             label = "Take the move back" if info["stage"] == "remove" else "Let go of the man"
-            cancel = (f'<button type="button" class="cancel" data-board-action="cancel" aria-keyshortcuts="C">'
-                      f'{label} (C)</button>')
-        return (f'<section class="morris-panel" aria-label="men in hand and on the board">{"".join(rows)}'
-                f'<div class="prompt stage-{info["stage"]}" aria-live="polite"><p>{prompt}</p>{cancel}</div></section>')
+            cancel = (
+                f'<button type="button" class="cancel" data-board-action="cancel" aria-keyshortcuts="C">'
+                f"{label} (C)</button>"
+            )
+        return (
+            f'<section class="morris-panel" aria-label="men in hand and on the board">{"".join(rows)}'
+            f'<div class="prompt stage-{info["stage"]}" aria-live="polite"><p>{prompt}</p>{cancel}</div></section>'
+        )
 
     def _prompt(self, state: Any, info: dict[str, Any], over: bool) -> str:
         if over:
@@ -314,8 +359,7 @@ class MorrisBoard(Board):
         if stage == "dest":
             reach = "any empty point" if info["phase"] == "flying" else "a glowing point next to it"
             return f"{who}: move the man from <strong>{info['selected']}</strong> to {reach}."
-        return (f"<strong>Mill!</strong> {who} removes a {other(mover)} man: pick one of those "
-                f"glowing red.")
+        return f"<strong>Mill!</strong> {who} removes a {other(mover)} man: pick one of those glowing red."
 
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
         if name == "cancel":
@@ -350,7 +394,7 @@ class MorrisBoard(Board):
         return state.scores(), "men on the board"
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
-        """"places a man on d2", "moves d2 → d3", "flies a1 → g7", each with ", closes a mill, takes f4"."""
+        """ "places a man on d2", "moves d2 → d3", "flies a1 → g7", each with ", closes a mill, takes f4"."""
         if not isinstance(move, M.Move):
             return str(move)
         target = NAMES[move.target]
@@ -369,12 +413,15 @@ class MorrisBoard(Board):
 
 def _frame(ply: int, stage: str) -> str:
     """The svg, the wooden board, the column letters and row numbers, and the drawn lines."""
-    parts = [f'<svg class="board board-morris" viewBox="0 0 {VIEW} {VIEW}" role="group" data-ply="{ply}" '
-             f'data-stage="{stage}" aria-label="morris board: three nested squares, 24 points, '
-             f'columns a to g, rows 1 to 7">', DEFS,
-             f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood" '
-             f'fill="url(#mo-wood)" filter="url(#mo-grain)"/>',
-             f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood-rim"/>']
+    parts = [
+        f'<svg class="board board-morris" viewBox="0 0 {VIEW} {VIEW}" role="group" data-ply="{ply}" '
+        f'data-stage="{stage}" aria-label="morris board: three nested squares, 24 points, '
+        f'columns a to g, rows 1 to 7">',
+        DEFS,
+        f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood" '
+        f'fill="url(#mo-wood)" filter="url(#mo-grain)"/>',
+        f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood-rim"/>',
+    ]
     for i, col in enumerate("abcdefg"):
         parts.append(f'<text x="{MARGIN + i * STEP}" y="{VIEW - 14}" class="coord" aria-hidden="true">{col}</text>')
     for row in range(1, 8):
@@ -393,19 +440,23 @@ def _mills(items: list[dict[str, Any]], fresh_point: str | None) -> str:
     bands = []
     for item in items:
         (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
-        kind = f'mill mill-{item["side"]}' + (" fresh" if fresh_point in item["cells"] else "")
-        bands.append(f'<g class="{kind}" data-mill="{" ".join(item["cells"])}">'
-                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="edge"/>'
-                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="band"/>'
-                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="core"/></g>')
+        kind = f"mill mill-{item['side']}" + (" fresh" if fresh_point in item["cells"] else "")
+        bands.append(
+            f'<g class="{kind}" data-mill="{" ".join(item["cells"])}">'
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="edge"/>'
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="band"/>'
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="core"/></g>'
+        )
     return f'<g class="mills" aria-hidden="true">{"".join(bands)}</g>' if bands else ""
 
 
 def _last_path(source: str, target: str) -> str:
     """The last step, from → to."""
     (x1, y1), (x2, y2) = centre(source), centre(target)
-    return (f'<g class="last-path" aria-hidden="true"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
-            f'<circle cx="{x1}" cy="{y1}" r="11"/></g>')
+    return (
+        f'<g class="last-path" aria-hidden="true"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
+        f'<circle cx="{x1}" cy="{y1}" r="11"/></g>'
+    )
 
 
 def _last_marks(cells: dict[str, str | None], moved_to: str | None, took: str | None, loser: str) -> str:
@@ -415,23 +466,31 @@ def _last_marks(cells: dict[str, str | None], moved_to: str | None, took: str | 
         parts.append(last_ring(*centre(moved_to), R_MAN + 2, "url(#mo-gold)"))
     if took and not cells.get(took):
         x, y = centre(took)
-        parts.append(f'<g class="taken" aria-hidden="true">{man_svg(loser, x, y, extra="ghost")}'
-                     f'<path d="M{x - 9} {y - 9}L{x + 9} {y + 9}M{x + 9} {y - 9}L{x - 9} {y + 9}" class="cross"/></g>')
+        parts.append(
+            f'<g class="taken" aria-hidden="true">{man_svg(loser, x, y, extra="ghost")}'
+            f'<path d="M{x - 9} {y - 9}L{x + 9} {y + 9}M{x + 9} {y - 9}L{x - 9} {y + 9}" class="cross"/></g>'
+        )
     return "".join(parts)
 
 
 def _rules_diagram() -> str:
     """The three squares with a white mill along the top: it takes a black man."""
-    squares = "".join(f'<rect x="{8 + 14 * k}" y="{8 + 14 * k}" width="{84 - 28 * k}" height="{84 - 28 * k}" '
-                      f'class="rd-board"/>' for k in range(3))
-    joins = ('<path d="M50 8V36M50 64V92M8 50H36M64 50H92" class="rd-board"/>'
-             '<line x1="8" y1="8" x2="92" y2="8" class="rd-mill"/>')
+    squares = "".join(
+        f'<rect x="{8 + 14 * k}" y="{8 + 14 * k}" width="{84 - 28 * k}" height="{84 - 28 * k}" class="rd-board"/>'
+        for k in range(3)
+    )
+    joins = (
+        '<path d="M50 8V36M50 64V92M8 50H36M64 50H92" class="rd-board"/>'
+        '<line x1="8" y1="8" x2="92" y2="8" class="rd-mill"/>'
+    )
     men = "".join(f'<circle cx="{x}" cy="8" r="7" class="rd-white"/>' for x in (8, 50, 92))
     men += '<circle cx="36" cy="64" r="7" class="rd-black"/><circle cx="78" cy="50" r="7" class="rd-black"/>'
-    return (f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="three white men in a row '
-            f'along a line: a mill, which takes a black man">{squares}{joins}{men}'
-            f'<text x="108" y="14" class="rd-text">a mill:</text><text x="108" y="34" class="rd-text">take one</text>'
-            f'<text x="108" y="54" class="rd-text">black man</text></svg>')
+    return (
+        f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="three white men in a row '
+        f'along a line: a mill, which takes a black man">{squares}{joins}{men}'
+        f'<text x="108" y="14" class="rd-text">a mill:</text><text x="108" y="34" class="rd-text">take one</text>'
+        f'<text x="108" y="54" class="rd-text">black man</text></svg>'
+    )
 
 
 RULES = (

@@ -22,23 +22,41 @@ import math
 from typing import Any
 
 from engine.games.rings import (
-    CIRCLE_NAMES, CIRCLE_POINTS, FULL_CIRCLES, GEOMETRY, POINT_CIRCLES, POINT_INDEX, POINT_NAMES, RING_SIZE, Turn,
+    CIRCLE_NAMES,
+    CIRCLE_POINTS,
+    FULL_CIRCLES,
+    GEOMETRY,
+    POINT_CIRCLES,
+    POINT_INDEX,
+    POINT_NAMES,
+    RING_SIZE,
+    Turn,
 )
 
 from . import Board, Drawing, esc
 from .svg import (
-    Glint, Plan, StoneLook, focus_circle, grain, hit_circle, last_ring, linear, location, radial, stone,
+    Glint,
+    Plan,
+    StoneLook,
+    focus_circle,
+    grain,
+    hit_circle,
+    last_ring,
+    linear,
+    location,
+    radial,
+    stone,
     stone_gradients,
 )
 from .zoom import Frame, Zoom
 
-S = 40.0                       # px per lattice step (the distance between neighbouring circle centres)
-PLAN = Plan(S, turned=True)    # the engine's lattice turned a quarter turn: the board stands point up
+S = 40.0  # px per lattice step (the distance between neighbouring circle centres)
+PLAN = Plan(S, turned=True)  # the engine's lattice turned a quarter turn: the board stands point up
 R_CIRCLE = GEOMETRY.circles[0].radius * S  # every circle passes through its six points
-APOTHEM = 5.34 * S             # the board's hexagon, measured to its flat sides
+APOTHEM = 5.34 * S  # the board's hexagon, measured to its flat sides
 R_HEX = APOTHEM / math.cos(math.pi / 6)
 R_STONE, R_HOLE = 9.6, 3.6
-R_HIT = R_CIRCLE / 2           # neighbouring points' hit areas touch: a tap anywhere on the board finds one
+R_HIT = R_CIRCLE / 2  # neighbouring points' hit areas touch: a tap anywhere on the board finds one
 PAD = 8
 VIEW_W, VIEW_H = 2 * (APOTHEM + PAD), 2 * (R_HEX + PAD)
 FIT = Frame(0.0, 0.0, VIEW_W, VIEW_H)
@@ -61,8 +79,15 @@ COLOURS: dict[str, tuple[str, str, str, str]] = {
     "purple": ("#d6a8f0", "#8244ad", "#3e1460", "#7a3aa6"),
 }
 LIGHT_INKS = {"white", "clear", "yellow"}  # drawn with a dark edge so they show on the wood
-LOOK = StoneLook("rg", (1.2, 1.6), shadow="shadow{extra}", body="stone stone-{colour}{extra}",
-                 glint=Glint(0.35, 0.4, 0.3, 0.17), glint_class="glint{extra}", glint_on=frozenset({"clear"}))
+LOOK = StoneLook(
+    "rg",
+    (1.2, 1.6),
+    shadow="shadow{extra}",
+    body="stone stone-{colour}{extra}",
+    glint=Glint(0.35, 0.4, 0.3, 0.17),
+    glint_class="glint{extra}",
+    glint_on=frozenset({"clear"}),
+)
 
 POINT_SVG = tuple(PLAN.at(loc.x, loc.y) for loc in GEOMETRY.locations)
 CIRCLE_SVG = tuple(PLAN.at(circle.x, circle.y) for circle in GEOMETRY.circles)
@@ -70,19 +95,20 @@ CIRCLE_INDEX = {name: i for i, name in enumerate(CIRCLE_NAMES)}
 
 
 def _hexagon(r: float) -> str:
-    return " ".join(f"{r * math.cos(math.radians(90 + 60 * k)):.1f},{r * math.sin(math.radians(90 + 60 * k)):.1f}"
-                    for k in range(6))
+    return " ".join(
+        f"{r * math.cos(math.radians(90 + 60 * k)):.1f},{r * math.sin(math.radians(90 + 60 * k)):.1f}" for k in range(6)
+    )
 
 
 def _defs() -> str:
     return (
-        '<defs>'
+        "<defs>"
         + linear("rg-wood", (("0", "#efd3a4"), (".55", "#dcb47a"), ("1", "#c79a5e")))
         + grain("rg-grain", "0.22 0.011", 2, 3, "0 0 0 0 0.42  0 0 0 0 0.26  0 0 0 0 0.1  0 0 0 0.45 -0.1")
         + f'<clipPath id="rg-clip"><polygon points="{_hexagon(R_HEX - 5)}"/></clipPath>'
         + radial("rg-hole", (("0", "#7b5327"), ("1", "#4d3112")), cy=".4", r=".6")
         + stone_gradients("rg", {c: shades[:3] for c, shades in COLOURS.items()}, COLOURS, ".36", ".3", ".78")
-        + '</defs>'
+        + "</defs>"
     )
 
 
@@ -91,8 +117,7 @@ def stone_svg(colour: str, x: float, y: float, r: float = R_STONE) -> str:
 
 
 def stone_icon(colour: str) -> str:
-    return (f'<svg class="rg-icon" viewBox="-11 -11 22 22" aria-hidden="true">'
-            f'{stone_svg(colour, 0, 0, 9.5)}</svg>')
+    return f'<svg class="rg-icon" viewBox="-11 -11 22 22" aria-hidden="true">{stone_svg(colour, 0, 0, 9.5)}</svg>'
 
 
 def _names(items: list[str]) -> str:
@@ -141,8 +166,17 @@ class RingsBoard(Board):
         if "U0,0" in targets:  # the keyboard cursor starts in the middle of the board
             targets = {"U0,0": targets.pop("U0,0"), **targets}
         centres = self._centres(scene, targets) if live and scene.place is not None else ""
-        parts = [_frame(ui, scene.place is not None), _grooves(), _circle_marks(scene), points, centres,
-                 _turn_marks(scene), f"</svg>{ZOOM.controls(ui, FIT)}", _bar(scene, ui, targets), "</div>"]
+        parts = [
+            _frame(ui, scene.place is not None),
+            _grooves(),
+            _circle_marks(scene),
+            points,
+            centres,
+            _turn_marks(scene),
+            f"</svg>{ZOOM.controls(ui, FIT)}",
+            _bar(scene, ui, targets),
+            "</div>",
+        ]
         return Drawing("".join(parts), targets)
 
     def _scene(self, state: Any, ui: dict[str, Any], live: bool) -> _Scene:
@@ -157,7 +191,13 @@ class RingsBoard(Board):
             convertible = set()
         last = state.peek() if state.ply else None
         scene = _Scene(
-            live=live, me=state.current_player, place=place, conv=conv, cells=cells, holders=holders, rings=rings,
+            live=live,
+            me=state.current_player,
+            place=place,
+            conv=conv,
+            cells=cells,
+            holders=holders,
+            rings=rings,
             convertible=convertible,
             guarded={POINT_NAMES[p] for name in rings for p in CIRCLE_POINTS[CIRCLE_INDEX[name]]},
             last_point=POINT_NAMES[last.point] if isinstance(last, Turn) and last.point is not None else None,
@@ -195,22 +235,39 @@ class RingsBoard(Board):
             x, y = POINT_SVG[i]
             colour = scene.cells[name]
             legal = scene.live and colour is None and place is None
-            classes = ["pt"] + (["legal"] if legal else []) + (["filled"] if colour else []) \
-                + (["placed"] if name == place else []) + (["last"] if name == scene.last_point and place is None else [])
-            label = self._point_label(name, colour, scene.holders, name in scene.guarded, name == scene.last_point,
-                                      name == place, legal, scene.me)
+            classes = (
+                ["pt"]
+                + (["legal"] if legal else [])
+                + (["filled"] if colour else [])
+                + (["placed"] if name == place else [])
+                + (["last"] if name == scene.last_point and place is None else [])
+            )
+            label = self._point_label(
+                name,
+                colour,
+                scene.holders,
+                name in scene.guarded,
+                name == scene.last_point,
+                name == place,
+                legal,
+                scene.me,
+            )
             clickable = scene.live and (place is None or (not conv and colour is None) or name == place)
             inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_HOLE}" class="hole"/>']
             if legal:
                 inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE - 1:.1f}" class="glow"/>')
             if colour:
                 if name in scene.flips:
-                    inner.append(f'<g class="flip-old">{stone_svg(scene.flips[name], x, y)}</g>'
-                                 f'<g class="flip-new">{stone_svg(colour, x, y)}</g>')
+                    inner.append(
+                        f'<g class="flip-old">{stone_svg(scene.flips[name], x, y)}</g>'
+                        f'<g class="flip-new">{stone_svg(colour, x, y)}</g>'
+                    )
                 else:
                     inner.append(stone_svg(colour, x, y))
                 if name in scene.guarded:
-                    inner.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE * .38:.1f}" class="safe safe-{colour}"/>')
+                    inner.append(
+                        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE * 0.38:.1f}" class="safe safe-{colour}"/>'
+                    )
             inner += [hit_circle(x, y, R_HIT), focus_circle(x, y, R_STONE + 2.6)]
             pts.append(location(name, label, inner, classes, clickable))
             if clickable and place is None:
@@ -226,20 +283,38 @@ class RingsBoard(Board):
             name = CIRCLE_NAMES[c]
             x, y = CIRCLE_SVG[c]
             can = name in scene.convertible
-            flip = sum(1 for p in CIRCLE_POINTS[c] if scene.cells[POINT_NAMES[p]] not in (None, me)
-                       and POINT_NAMES[p] not in scene.guarded) if can else 0
+            flip = (
+                sum(
+                    1
+                    for p in CIRCLE_POINTS[c]
+                    if scene.cells[POINT_NAMES[p]] not in (None, me) and POINT_NAMES[p] not in scene.guarded
+                )
+                if can
+                else 0
+            )
             label = self._circle_label(name, scene.holders, scene.rings, can, flip, me)
             inner = [hit_circle(x, y, R_HIT), focus_circle(x, y, R_STONE + 2.6)]
             if can:
-                inner[:0] = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8.6" class="badge" fill="{COLOURS[me][3]}"/>'
-                             f'<text x="{x:.1f}" y="{y + 3.6:.1f}" class="badge-text badge-{me}">{flip}</text>']
+                inner[:0] = [
+                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8.6" class="badge" fill="{COLOURS[me][3]}"/>'
+                    f'<text x="{x:.1f}" y="{y + 3.6:.1f}" class="badge-text badge-{me}">{flip}</text>'
+                ]
                 targets[f"x{name}"] = (x, y)
             centres.append(location(f"x{name}", label, inner, ["centre", "can" if can else ""], True))
         centres.append("</g>")
         return "".join(centres)
 
-    def _point_label(self, name: str, colour: str | None, holders: dict[str, str], guarded: bool, last: bool,
-                     placed: bool, legal: bool, me: str) -> str:
+    def _point_label(
+        self,
+        name: str,
+        colour: str | None,
+        holders: dict[str, str],
+        guarded: bool,
+        last: bool,
+        placed: bool,
+        legal: bool,
+        me: str,
+    ) -> str:
         circles = []
         for c in POINT_CIRCLES[POINT_INDEX[name]]:
             circle = CIRCLE_NAMES[c]
@@ -253,12 +328,17 @@ class RingsBoard(Board):
         if colour is None:
             what = f"empty, you may place a {me} stone here" if legal else "empty"
         else:
-            what = f"{colour} stone" + (", in a ring (safe)" if guarded else "") \
-                + (", the last stone played" if last else "") + (", placed this turn" if placed else "")
+            what = (
+                f"{colour} stone"
+                + (", in a ring (safe)" if guarded else "")
+                + (", the last stone played" if last else "")
+                + (", placed this turn" if placed else "")
+            )
         return f"point {name}: {what}, {where}"
 
-    def _circle_label(self, name: str, holders: dict[str, str], rings: dict[str, str], can: bool, flip: int,
-                      me: str) -> str:
+    def _circle_label(
+        self, name: str, holders: dict[str, str], rings: dict[str, str], can: bool, flip: int, me: str
+    ) -> str:
         bits = [f"circle {name}"]
         if name in rings:
             bits.append(f"a {rings[name]} ring")
@@ -311,8 +391,9 @@ class RingsBoard(Board):
             if circle in state.convertible_circles(place, conv):
                 ui["rg_conv"] = conv + [circle]
                 return None
-            return str(Turn(None if place == "pass" else POINT_INDEX[place],
-                            tuple(CIRCLE_INDEX[c] for c in conv + [circle])))  # refused: the engine explains
+            return str(
+                Turn(None if place == "pass" else POINT_INDEX[place], tuple(CIRCLE_INDEX[c] for c in conv + [circle]))
+            )  # refused: the engine explains
         return None
 
     def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
@@ -347,7 +428,7 @@ class RingsBoard(Board):
         return state.scores(), "circles held"
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
-        """"near the centre, upper left; converts 2 circles (5 stones)", or "passes"."""
+        """ "near the centre, upper left; converts 2 circles (5 stones)", or "passes"."""
         if not isinstance(move, Turn):
             return str(move)
         words = "passes" if move.point is None else where(POINT_NAMES[move.point])
@@ -355,8 +436,9 @@ class RingsBoard(Board):
             was, now = before.to_position()["cells"], after.to_position()["cells"]
             flipped = sum(1 for pt, colour in now.items() if was[pt] and colour != was[pt])
             count = len(move.conversions)
-            words += (f"; converts {count} circle{'s' if count != 1 else ''} "
-                      f"({flipped} stone{'s' if flipped != 1 else ''})")
+            words += (
+                f"; converts {count} circle{'s' if count != 1 else ''} ({flipped} stone{'s' if flipped != 1 else ''})"
+            )
         return words
 
     def rules(self) -> str:
@@ -377,21 +459,27 @@ class RingsBoard(Board):
         if over:
             step = "<p>The game is over: every player passed in turn.</p>"
         elif not live:
-            step = f'<p>{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> is to play.</p>'
+            step = f"<p>{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> is to play.</p>"
         elif place is None:
-            step = (f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong>: place a {esc(me)} stone '
-                    f'on an empty point where three circles meet, or pass (P).</p>')
+            step = (
+                f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong>: place a {esc(me)} stone '
+                f"on an empty point where three circles meet, or pass (P).</p>"
+            )
         else:
             where = "You passed" if place == "pass" else f"Stone on {esc(place)}"
             ready = preview["convertible"] if preview else []
-            done = (f" Converted: {', '.join(esc(c) for c in conv)}." if conv else "")
+            done = f" Converted: {', '.join(esc(c) for c in conv)}." if conv else ""
             if ready:
-                todo = (f"You may convert <strong>{len(ready)}</strong> circle{'s' if len(ready) != 1 else ''} "
-                        f"(the numbered centres: stones that turn {esc(me)}); A converts all.")
+                todo = (
+                    f"You may convert <strong>{len(ready)}</strong> circle{'s' if len(ready) != 1 else ''} "
+                    f"(the numbered centres: stones that turn {esc(me)}); A converts all."
+                )
             else:
                 todo = "Nothing more to convert."
-            step = (f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> — {where}.{done} {todo} '
-                    f'Then <strong>End turn</strong> (E).</p>')
+            step = (
+                f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> — {where}.{done} {todo} '
+                f"Then <strong>End turn</strong> (E).</p>"
+            )
 
         rows = []
         for p in state.players:
@@ -400,30 +488,42 @@ class RingsBoard(Board):
             if after is not None and after != scores[p]:
                 change = f' <span class="rg-after" data-after="{esc(p)}">→ {after}</span>'
             ring_count = sum(1 for v in rings.values() if v == p)
-            rows.append(f'<tr class="{"to-move" if p == me and not over else ""}" data-player-row="{esc(p)}">'
-                        f'<th scope="row">{stone_icon(p)} {esc(p)}</th>'
-                        f'<td><b data-held-count="{esc(p)}">{scores[p]}</b>{change}</td>'
-                        f'<td>{ring_count}</td><td>{on_board[p]}</td></tr>')
-        table = ('<table class="rg-scores"><caption>Circles held (the score)</caption>'
-                 '<thead><tr><th scope="col">player</th><th scope="col">held</th><th scope="col">rings</th>'
-                 f'<th scope="col">stones</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+            rows.append(
+                f'<tr class="{"to-move" if p == me and not over else ""}" data-player-row="{esc(p)}">'
+                f'<th scope="row">{stone_icon(p)} {esc(p)}</th>'
+                f'<td><b data-held-count="{esc(p)}">{scores[p]}</b>{change}</td>'
+                f"<td>{ring_count}</td><td>{on_board[p]}</td></tr>"
+            )
+        table = (
+            '<table class="rg-scores"><caption>Circles held (the score)</caption>'
+            '<thead><tr><th scope="col">player</th><th scope="col">held</th><th scope="col">rings</th>'
+            f'<th scope="col">stones</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        )
 
         last = state.peek() if state.ply else None
         last_text = ""
         if isinstance(last, Turn):
             who = esc(state.players[(state.players.index(me) - 1) % len(state.players)]) + " "
             head = "passed" if last.point is None else f"placed on {POINT_NAMES[last.point]}"
-            conv_text = (" and converted " + ", ".join(CIRCLE_NAMES[c] for c in last.conversions)) if last.conversions else ""
+            conv_text = (
+                (" and converted " + ", ".join(CIRCLE_NAMES[c] for c in last.conversions)) if last.conversions else ""
+            )
             last_text = f'<p class="rg-last">Last turn: {who}{head}{conv_text}.</p>'
         passes = ""
         if not over and state.passes:
-            passes = (f'<p class="rg-passes">{state.passes} pass{"es" if state.passes != 1 else ""} in a row: '
-                      f'the game ends when all {len(state.players)} players pass in turn.</p>')
-        legend = ('<p class="rg-legend"><svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-held"/>'
-                  '</svg> a held circle (tinted: one point each) '
-                  '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> a ring '
-                  '(its stones are safe; +1 influence on the six circles around)</p>')
-        return f'<section class="rg-panel" aria-label="turn and scores">{step}{table}{last_text}{passes}{legend}</section>'
+            passes = (
+                f'<p class="rg-passes">{state.passes} pass{"es" if state.passes != 1 else ""} in a row: '
+                f"the game ends when all {len(state.players)} players pass in turn.</p>"
+            )
+        legend = (
+            '<p class="rg-legend"><svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-held"/>'
+            "</svg> a held circle (tinted: one point each) "
+            '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> a ring '
+            "(its stones are safe; +1 influence on the six circles around)</p>"
+        )
+        return (
+            f'<section class="rg-panel" aria-label="turn and scores">{step}{table}{last_text}{passes}{legend}</section>'
+        )
 
 
 @dataclasses.dataclass
@@ -432,17 +532,17 @@ class _Scene:
 
     live: bool
     me: str
-    place: str | None                      # the turn being built: its point (or "pass"), None before
-    conv: list[str]                        # and the circles it converted so far
+    place: str | None  # the turn being built: its point (or "pass"), None before
+    conv: list[str]  # and the circles it converted so far
     cells: dict[str, str | None]
     holders: dict[str, str]
     rings: dict[str, str]
     convertible: set[str]
-    guarded: set[str]                      # points in a ring (safe)
+    guarded: set[str]  # points in a ring (safe)
     last_point: str | None
     last_conv: list[str]
-    flips: dict[str, str] = dataclasses.field(default_factory=dict)   # point -> colour it flips from
-    ripples: list[str] = dataclasses.field(default_factory=list)      # circles converting now
+    flips: dict[str, str] = dataclasses.field(default_factory=dict)  # point -> colour it flips from
+    ripples: list[str] = dataclasses.field(default_factory=list)  # circles converting now
 
 
 def _circle(name: str, classes: str = "", extra: str = "") -> str:
@@ -458,12 +558,14 @@ def _stroke(colour: str) -> str:
 
 def _frame(ui: dict[str, Any], converting: bool) -> str:
     """The zoomable svg, the hexagonal board's rim, wood and inlay."""
-    return (f'<div class="rg-wrap zoom-wrap"><svg class="board board-rings phase-{"convert" if converting else "place"}'
-            f'{ZOOM.svg_class(ui, FIT)}" {ZOOM.svg_attributes(ui, FIT)} role="group" '
-            f'aria-label="rings board: 91 full circles, 216 points where three circles meet">{_defs()}'
-            f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>'
-            f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>'
-            f'<polygon points="{_hexagon(R_HEX - 5)}" class="inlay"/>')
+    return (
+        f'<div class="rg-wrap zoom-wrap"><svg class="board board-rings phase-{"convert" if converting else "place"}'
+        f'{ZOOM.svg_class(ui, FIT)}" {ZOOM.svg_attributes(ui, FIT)} role="group" '
+        f'aria-label="rings board: 91 full circles, 216 points where three circles meet">{_defs()}'
+        f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>'
+        f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>'
+        f'<polygon points="{_hexagon(R_HEX - 5)}" class="inlay"/>'
+    )
 
 
 def _grooves() -> str:
@@ -475,19 +577,34 @@ def _grooves() -> str:
 
 def _circle_marks(scene: _Scene) -> str:
     """Held circles (the score items), rings, the last turn's conversions, what can be converted now."""
-    held = "".join(_circle(name, f"held held-{colour}", f' data-held="{name}" data-holder="{colour}" '
-                                                        f'fill="{COLOURS[colour][3]}"{_stroke(colour)}')
-                   for name, colour in scene.holders.items())
-    rings = "".join(f'<g class="ring ring-{colour}" data-ring="{name}">{_circle(name, "ring-under")}'
-                    f'{_circle(name, "ring-over", _stroke(colour))}</g>' for name, colour in scene.rings.items())
-    parts = [f'<g class="held-circles" aria-hidden="true">{held}</g>', f'<g class="rings" aria-hidden="true">{rings}</g>']
+    held = "".join(
+        _circle(
+            name,
+            f"held held-{colour}",
+            f' data-held="{name}" data-holder="{colour}" fill="{COLOURS[colour][3]}"{_stroke(colour)}',
+        )
+        for name, colour in scene.holders.items()
+    )
+    rings = "".join(
+        f'<g class="ring ring-{colour}" data-ring="{name}">{_circle(name, "ring-under")}'
+        f"{_circle(name, 'ring-over', _stroke(colour))}</g>"
+        for name, colour in scene.rings.items()
+    )
+    parts = [
+        f'<g class="held-circles" aria-hidden="true">{held}</g>',
+        f'<g class="rings" aria-hidden="true">{rings}</g>',
+    ]
     if scene.last_conv and scene.place is None:
         parts.append(f'<g class="last-converted" aria-hidden="true">{"".join(_circle(n) for n in scene.last_conv)}</g>')
     if scene.convertible:
-        parts.append(f'<g class="convertible-rims" aria-hidden="true">'
-                     f'{"".join(_circle(n) for n in sorted(scene.convertible))}</g>')
+        parts.append(
+            f'<g class="convertible-rims" aria-hidden="true">'
+            f"{''.join(_circle(n) for n in sorted(scene.convertible))}</g>"
+        )
     for name in scene.ripples:
-        parts.append(_circle(name, "ripple", ' aria-hidden="true"' + _stroke(cells_colour(scene.cells, name) or scene.me)))
+        parts.append(
+            _circle(name, "ripple", ' aria-hidden="true"' + _stroke(cells_colour(scene.cells, name) or scene.me))
+        )
     return "".join(parts)
 
 
@@ -506,19 +623,26 @@ def _bar(scene: _Scene, ui: dict[str, Any], targets: dict[str, tuple[float, floa
     bar = []
     if scene.live:
         bottom = VIEW_H / 2 + 30
-        buttons = [("pass", "Pass")] if scene.place is None else \
-            [("back", "Take back"), ("all", "Convert all"), ("end", "End turn")]
+        buttons = (
+            [("pass", "Pass")]
+            if scene.place is None
+            else [("back", "Take back"), ("all", "Convert all"), ("end", "End turn")]
+        )
         for k, (name, text) in enumerate(buttons):
             disabled = name == "all" and not scene.convertible
             cls = "primary" if name == "end" else ""
-            bar.append(f'<button type="button" class="rg-act {cls}" data-target="{name}" tabindex="-1" '
-                       f'aria-keyshortcuts="{BAR_KEYS[name]}"{" disabled" if disabled else ""}>'
-                       f'{text} <kbd>{BAR_KEYS[name]}</kbd></button>')
+            bar.append(
+                f'<button type="button" class="rg-act {cls}" data-target="{name}" tabindex="-1" '
+                f'aria-keyshortcuts="{BAR_KEYS[name]}"{" disabled" if disabled else ""}>'
+                f"{text} <kbd>{BAR_KEYS[name]}</kbd></button>"
+            )
             if not disabled:
                 targets[name] = (-VIEW_W / 4 + k * VIEW_W / 4, bottom)
     hint = ui.get("rg_hint", "")
-    return (f'<div class="rg-bar" role="group" aria-label="turn">{"".join(bar)}'
-            f'{f"<p class=rg-hint>{esc(hint)}</p>" if hint and scene.live else ""}</div>')
+    return (
+        f'<div class="rg-bar" role="group" aria-label="turn">{"".join(bar)}'
+        f"{f'<p class=rg-hint>{esc(hint)}</p>' if hint and scene.live else ''}</div>"
+    )
 
 
 def where(point: str) -> str:
@@ -535,14 +659,20 @@ def where(point: str) -> str:
 def _rules_diagram() -> str:
     """Three circles meeting: stones where they cross; the circle black holds is tinted black."""
     centres = ((40, 34), (80, 34), (60, 68.6))
-    circles = "".join(f'<circle cx="{x}" cy="{y}" r="23.1" class="rd-circle{" rd-held" if i == 0 else ""}"/>'
-                      for i, (x, y) in enumerate(centres))
-    stones = ('<circle cx="60" cy="22.5" r="6" class="rd-black"/><circle cx="40" cy="57.1" r="6" class="rd-black"/>'
-              '<circle cx="20" cy="22.5" r="6" class="rd-black"/><circle cx="60" cy="45.5" r="6" class="rd-white"/>')
-    return (f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="three circles meeting; '
-            f'black holds the left circle with three stones on it">{circles}{stones}'
-            f'<text x="112" y="30" class="rd-text">black holds</text><text x="112" y="50" class="rd-text">'
-            f'the left circle:</text><text x="112" y="70" class="rd-text">one point</text></svg>')
+    circles = "".join(
+        f'<circle cx="{x}" cy="{y}" r="23.1" class="rd-circle{" rd-held" if i == 0 else ""}"/>'
+        for i, (x, y) in enumerate(centres)
+    )
+    stones = (
+        '<circle cx="60" cy="22.5" r="6" class="rd-black"/><circle cx="40" cy="57.1" r="6" class="rd-black"/>'
+        '<circle cx="20" cy="22.5" r="6" class="rd-black"/><circle cx="60" cy="45.5" r="6" class="rd-white"/>'
+    )
+    return (
+        f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="three circles meeting; '
+        f'black holds the left circle with three stones on it">{circles}{stones}'
+        f'<text x="112" y="30" class="rd-text">black holds</text><text x="112" y="50" class="rd-text">'
+        f'the left circle:</text><text x="112" y="70" class="rd-text">one point</text></svg>'
+    )
 
 
 RULES = (

@@ -22,7 +22,18 @@ from engine.games import sage_stones as S
 
 from . import Board, Drawing, esc
 from .svg import (
-    Glint, Plan, StoneLook, gold, grain, last_ring, linear, location, pocket, radial, stone, stone_gradients,
+    Glint,
+    Plan,
+    StoneLook,
+    gold,
+    grain,
+    last_ring,
+    linear,
+    location,
+    pocket,
+    radial,
+    stone,
+    stone_gradients,
 )
 
 CELL = 46
@@ -52,8 +63,14 @@ SOLID = {name: base for name, (_, base, _) in COLOURS.items()}
 # c6r5, the middle pocket, at the middle of the board below the tray and the numbered strip
 PLAN = Plan(CELL, (PAD + 3.5 * CELL, TOP + NUMBERS + 4.5 * CELL))
 CENTRES = PLAN.centres(S.GEOMETRY)
-LOOK = StoneLook("ss", (1.4, 2), shadow="stone-shadow", body="stone-body", group="stone stone-{colour}{extra}",
-                 glint=Glint(0.33, 0.38, 0.3, 0.18))
+LOOK = StoneLook(
+    "ss",
+    (1.4, 2),
+    shadow="stone-shadow",
+    body="stone-body",
+    group="stone stone-{colour}{extra}",
+    glint=Glint(0.33, 0.38, 0.3, 0.18),
+)
 
 
 def centre_of(index: int) -> tuple[float, float]:
@@ -68,8 +85,9 @@ def defs(seat_colours: tuple[str, ...]) -> str:
         + radial("ss-pocket", (("0", "#c79b62"), (".75", "#b5854d"), ("1", "#8e6231")), cy=".4", r=".62")
         + linear("ss-felt", (("0", "#2f5a44"), ("1", "#244836")), x2="0")
         + gold("ss-gold")
-        + stone_gradients("ss", COLOURS, sorted(set(seat_colours) | {"white"}), ".36", ".32", ".78",
-                          see_through={"clear": ".72"})
+        + stone_gradients(
+            "ss", COLOURS, sorted(set(seat_colours) | {"white"}), ".36", ".32", ".78", see_through={"clear": ".72"}
+        )
         + "</defs>"
     )
 
@@ -80,8 +98,10 @@ def stone_svg(colour: str, x: float, y: float, r: float = R_STONE, extra: str = 
 
 def stone_icon(colour: str, label: str = "", size: str = "") -> str:
     title = f"<title>{esc(label)}</title>" if label else ""
-    return (f'<svg class="ss-icon{(" " + size) if size else ""}" viewBox="0 0 36 36" aria-hidden="{"false" if label else "true"}">'
-            f'{title}{stone_svg(colour, 17, 17, 15)}</svg>')
+    return (
+        f'<svg class="ss-icon{(" " + size) if size else ""}" viewBox="0 0 36 36" aria-hidden="{"false" if label else "true"}">'
+        f"{title}{stone_svg(colour, 17, 17, 15)}</svg>"
+    )
 
 
 PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1))}
@@ -90,19 +110,25 @@ PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1))}
 def die_svg(value: int, x: float, y: float, size: float, tilt: float) -> str:
     """A six-sided die numbered 1-3 twice, showing `value`."""
     h = size / 2
-    pips = "".join(f'<circle cx="{x + dx * size * 0.27:.1f}" cy="{y + dy * size * 0.27:.1f}" r="{size * 0.095:.1f}" class="pip"/>'
-                   for dx, dy in PIPS[value])
-    return (f'<g class="die-drop"><g class="die" data-face="{value}" transform="rotate({tilt:.0f} {x:.1f} {y:.1f})">'
-            f'<rect x="{x - h + 1.5:.1f}" y="{y - h + 2.5:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-shadow"/>'
-            f'<rect x="{x - h:.1f}" y="{y - h:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-body"/>'
-            f'{pips}</g></g>')
+    pips = "".join(
+        f'<circle cx="{x + dx * size * 0.27:.1f}" cy="{y + dy * size * 0.27:.1f}" r="{size * 0.095:.1f}" class="pip"/>'
+        for dx, dy in PIPS[value]
+    )
+    return (
+        f'<g class="die-drop"><g class="die" data-face="{value}" transform="rotate({tilt:.0f} {x:.1f} {y:.1f})">'
+        f'<rect x="{x - h + 1.5:.1f}" y="{y - h + 2.5:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-shadow"/>'
+        f'<rect x="{x - h:.1f}" y="{y - h:.1f}" width="{size}" height="{size}" rx="{size * 0.2:.1f}" class="die-body"/>'
+        f"{pips}</g></g>"
+    )
 
 
 def _pine(column: int | None, rolled: int | None) -> str:
     """The pine board, its numbered edge, the rolled column (glowing, or marked full), the row numbers."""
-    parts = [f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine" '
-             f'fill="url(#ss-pine)" filter="url(#ss-grain)"/>',
-             f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine-rim"/>']
+    parts = [
+        f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine" '
+        f'fill="url(#ss-pine)" filter="url(#ss-grain)"/>',
+        f'<rect x="3" y="{TOP}" width="{W - 6}" height="{H - TOP - 3}" rx="10" class="pine-rim"/>',
+    ]
     for c in S.COLUMNS:
         x = PAD + (c - S.FIRST_COLUMN) * CELL + CELL / 2
         kind = "num"
@@ -114,16 +140,24 @@ def _pine(column: int | None, rolled: int | None) -> str:
     for shown, kind in ((column, "column-glow"), (rolled if rolled != column else None, "column-full")):
         if shown is not None:
             x = PAD + (shown - S.FIRST_COLUMN) * CELL
-            parts.append(f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" '
-                         f'rx="{CELL / 2 - 3}" class="{kind}" aria-hidden="true"/>')
-    for row, pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
-        _, y = centre_of(pocket)
+            parts.append(
+                f'<rect x="{x + 3}" y="{TOP + 6}" width="{CELL - 6}" height="{NUMBERS + 9 * CELL}" '
+                f'rx="{CELL / 2 - 3}" class="{kind}" aria-hidden="true"/>'
+            )
+    for row, first_pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
+        _, y = centre_of(first_pocket)
         parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
     return "".join(parts)
 
 
-def _pockets(state: Any, allowed: set[int], live: bool, fresh_captures: list[tuple[int, str]],
-             last_pocket: int | None, targets: dict[str, tuple[float, float]]) -> tuple[str, dict[str, tuple[float, float]]]:
+def _pockets(
+    state: Any,
+    allowed: set[int],
+    live: bool,
+    fresh_captures: list[tuple[int, str]],
+    last_pocket: int | None,
+    targets: dict[str, tuple[float, float]],
+) -> tuple[str, dict[str, tuple[float, float]]]:
     """Every pocket as a location (hole, groove, glow, marble, hit square, focus ring); the legal ones'
     targets are returned apart (the keyboard cursor starts on one), the others go into `targets`."""
     seat = state.seat_to_move
@@ -146,8 +180,17 @@ def _pockets(state: Any, allowed: set[int], live: bool, fresh_captures: list[tup
                 what += f", a {captured[0]} stone was just captured here"
         if legal:
             what += f", place {seat} here"
-        inner = pocket(x, y, R_POCKET, "url(#ss-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL,
-                       R_POCKET + 4, groove=0.55)
+        inner = pocket(
+            x,
+            y,
+            R_POCKET,
+            "url(#ss-pocket)",
+            stone_svg(colour, x, y) if colour else "",
+            legal,
+            CELL,
+            R_POCKET + 4,
+            groove=0.55,
+        )
         cells.append(location(name, f"{name}: {what}", inner, classes, live))
         if live:
             (legal_first if legal else targets)[name] = (x, y)
@@ -160,8 +203,10 @@ def _marks(board: list[int], fresh_captures: list[tuple[int, str]], last_pocket:
     for i, colour in fresh_captures:
         if board[i] == S.EMPTY:
             x, y = centre_of(i)
-            marks.append(f'<g class="captured" data-captured="{S.NAMES[i]}">{stone_svg(colour, x, y, extra="ghost")}'
-                         f'<circle cx="{x}" cy="{y}" r="{R_STONE}" class="captured-ring" stroke="{SOLID[colour]}"/></g>')
+            marks.append(
+                f'<g class="captured" data-captured="{S.NAMES[i]}">{stone_svg(colour, x, y, extra="ghost")}'
+                f'<circle cx="{x}" cy="{y}" r="{R_STONE}" class="captured-ring" stroke="{SOLID[colour]}"/></g>'
+            )
     if last_pocket is not None and board[last_pocket] != S.EMPTY:
         marks.append(last_ring(*centre_of(last_pocket), R_STONE + 2.5, "url(#ss-gold)"))
     return f'<g class="marks" aria-hidden="true">{"".join(marks)}</g>' if marks else ""
@@ -201,8 +246,17 @@ def recent_turns(state: Any, limit: int = 6) -> list[dict[str, Any]]:
 
 def _turn(state: Any, seat: int, roll: Any, move: Any, before: list[int], after: list[int]) -> dict[str, Any]:
     colour = state.seats[seat]
-    turn: dict[str, Any] = {"seat": colour, "owner": state.owners[seat], "dice": roll.dice, "total": roll.total,
-                            "move": str(move), "pocket": None, "captured": [], "note": "", "won": False}
+    turn: dict[str, Any] = {
+        "seat": colour,
+        "owner": state.owners[seat],
+        "dice": roll.dice,
+        "total": roll.total,
+        "move": str(move),
+        "pocket": None,
+        "captured": [],
+        "note": "",
+        "won": False,
+    }
     if isinstance(move, S.Pass):
         turn["note"] = "turn lost"
     elif isinstance(move, S.Wipe):
@@ -214,8 +268,11 @@ def _turn(state: Any, seat: int, roll: Any, move: Any, before: list[int], after:
             turn["note"] = f"column {roll.total} full: column 6"
         elif roll.is_triple:
             turn["note"] = "triple: rolled again"
-        turn["captured"] = [(i, state.seats[before[i]]) for i in range(S.CELLS)
-                            if before[i] != S.EMPTY and after[i] == S.EMPTY and i != move.pocket]
+        turn["captured"] = [
+            (i, state.seats[before[i]])
+            for i in range(S.CELLS)
+            if before[i] != S.EMPTY and after[i] == S.EMPTY and i != move.pocket
+        ]
     return turn
 
 
@@ -245,12 +302,18 @@ class SageStonesBoard(Board):
             targets["pass" if phase == S.MUST_PASS else "wipe"] = (W / 2, TRAY / 2)
         allowed = set(state.target_pockets()) if not over else set()
         pockets, legal_first = _pockets(state, allowed if live else set(), live, fresh_captures, last_pocket, targets)
-        parts = [f'<svg class="board board-sage-stones" viewBox="0 0 {W} {H}" role="group" data-ply="{state.ply}" '
-                 f'data-seat="{seat}" data-phase="{self._phase_name(state)}" '
-                 f'aria-label="sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9">',
-                 defs(state.seats), self._past_tray() if past else self._tray(state, roll, live, turns, fresh),
-                 _pine(state.column if phase == S.MUST_PLACE else None, rolled), pockets,
-                 _marks(state.board, fresh_captures, last_pocket), self._spotlight_style(state), "</svg>"]
+        parts = [
+            f'<svg class="board board-sage-stones" viewBox="0 0 {W} {H}" role="group" data-ply="{state.ply}" '
+            f'data-seat="{seat}" data-phase="{self._phase_name(state)}" '
+            f'aria-label="sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9">',
+            defs(state.seats),
+            self._past_tray() if past else self._tray(state, roll, live, turns, fresh),
+            _pine(state.column if phase == S.MUST_PLACE else None, rolled),
+            pockets,
+            _marks(state.board, fresh_captures, last_pocket),
+            self._spotlight_style(state),
+            "</svg>",
+        ]
         ordered = {**{k: v for k, v in targets.items() if k in ("pass", "wipe")}, **legal_first, **targets}
         return Drawing("".join(parts), ordered)
 
@@ -266,20 +329,26 @@ class SageStonesBoard(Board):
         rules = "".join(
             f'.play:has([data-seat-row="{c}"]:hover) .board-sage-stones .stone-{c}:not(.ghost) .stone-body,'
             f'.play:has([data-seat-row="{c}"]:focus-within) .board-sage-stones .stone-{c}:not(.ghost) .stone-body'
-            f'{{stroke:#ffcf3a;stroke-width:3.5}}' for c in state.seats)
+            f"{{stroke:#ffcf3a;stroke-width:3.5}}"
+            for c in state.seats
+        )
         return f"<style>{rules}</style>"
 
     @staticmethod
     def _past_tray() -> str:
         """An earlier position: the tray holds no dice (what was rolled then is in the move list)."""
-        return (f'<g class="tray past"><rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" '
-                f'fill="url(#ss-felt)"/><text x="{W / 2}" y="{TRAY / 2 + 5}" class="tray-none" text-anchor="middle">'
-                f'an earlier position</text></g>')
+        return (
+            f'<g class="tray past"><rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" '
+            f'fill="url(#ss-felt)"/><text x="{W / 2}" y="{TRAY / 2 + 5}" class="tray-none" text-anchor="middle">'
+            f"an earlier position</text></g>"
+        )
 
     def _tray(self, state: Any, roll: Any, live: bool, turns: list[dict[str, Any]], fresh: bool) -> str:
         """The dice and what they say, with the one-button turn when the roll allows no stone."""
-        parts = [f'<g class="tray{" fresh" if fresh else ""}">'
-                 f'<rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" fill="url(#ss-felt)"/>']
+        parts = [
+            f'<g class="tray{" fresh" if fresh else ""}">'
+            f'<rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" fill="url(#ss-felt)"/>'
+        ]
         size = 38
         if roll is not None:
             for k, value in enumerate(roll.dice):
@@ -294,8 +363,10 @@ class SageStonesBoard(Board):
         if state.is_over():
             winner = state.seats[state.winner] if state.winner is not None else None
             if winner is not None:
-                lines = [(f"{winner.capitalize()}: last stone in!", "strong"),
-                         (f"{state.owners[state.winner]} wins the game", "bonus")]
+                lines = [
+                    (f"{winner.capitalize()}: last stone in!", "strong"),
+                    (f"{state.owners[state.winner]} wins the game", "bonus"),
+                ]
             else:
                 outcome = state.outcome()
                 lines = [("Game over", "strong"), (outcome.describe()[:34] if outcome else "", "line")]
@@ -327,12 +398,17 @@ class SageStonesBoard(Board):
         if button is not None:
             name, label = button
             bx, by, bw, bh = x - 2, y - 18, 170, FORCED_HEIGHT
-            attrs = (f'data-target="{name}" role="button" tabindex="-1" aria-label="{label} ({esc(roll.dice_text())})"'
-                     if live else f'role="img" aria-label="{label}: waiting for {owner}"')
-            parts.append(f'<g class="forced{" live" if live else ""}" {attrs}>'
-                         f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" rx="{bh / 2}" class="forced-body"/>'
-                         f'<text x="{bx + bw / 2}" y="{by + bh / 2 + 5}" class="forced-label">{esc(label)}</text>'
-                         f'<rect x="{bx - 3}" y="{by - 3}" width="{bw + 6}" height="{bh + 6}" rx="18" class="focus-ring"/></g>')
+            attrs = (
+                f'data-target="{name}" role="button" tabindex="-1" aria-label="{label} ({esc(roll.dice_text())})"'
+                if live
+                else f'role="img" aria-label="{label}: waiting for {owner}"'
+            )
+            parts.append(
+                f'<g class="forced{" live" if live else ""}" {attrs}>'
+                f'<rect x="{bx}" y="{by}" width="{bw}" height="{bh}" rx="{bh / 2}" class="forced-body"/>'
+                f'<text x="{bx + bw / 2}" y="{by + bh / 2 + 5}" class="forced-label">{esc(label)}</text>'
+                f'<rect x="{bx - 3}" y="{by - 3}" width="{bw + 6}" height="{bh + 6}" rx="18" class="focus-ring"/></g>'
+            )
         return "".join(parts)
 
     def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
@@ -349,23 +425,33 @@ class SageStonesBoard(Board):
         # who places what now
         if over:
             winner = state.winner
-            headline = (f'{stone_icon(state.seats[winner], size="big")}<p><strong>{esc(state.owners[winner])}</strong> wins: '
-                        f'<strong>{state.seats[winner]}</strong> placed its last stone.</p>' if winner is not None
-                        else "<p>Game over.</p>")
+            headline = (
+                f"{stone_icon(state.seats[winner], size='big')}<p><strong>{esc(state.owners[winner])}</strong> wins: "
+                f"<strong>{state.seats[winner]}</strong> placed its last stone.</p>"
+                if winner is not None
+                else "<p>Game over.</p>"
+            )
             places = state.outcome().places
             if places:  # the family variant played on for the other places
-                headline += '<p class="places">Places: ' + ", ".join(
-                    f"{rank}. {esc(player)}" for rank, player in enumerate(places, start=1)) + "</p>"
+                headline += (
+                    '<p class="places">Places: '
+                    + ", ".join(f"{rank}. {esc(player)}" for rank, player in enumerate(places, start=1))
+                    + "</p>"
+                )
         else:
             duty = "" if past else f'<br><span class="duty">{self._duty(state, roll)}</span>'
-            headline = (f'{stone_icon(seat, seat + " stone", "big")}<p><strong>{esc(owner)}</strong> plays '
-                        f'<strong class="seat-name seat-{seat}">{seat}</strong>{duty}</p>')
+            headline = (
+                f"{stone_icon(seat, seat + ' stone', 'big')}<p><strong>{esc(owner)}</strong> plays "
+                f'<strong class="seat-name seat-{seat}">{seat}</strong>{duty}</p>'
+            )
         forced = ""
         if live and state.phase in (S.MUST_PASS, S.MUST_WIPE):
             name = "pass" if state.phase == S.MUST_PASS else "wipe"
             label = "Pass — 1-2-3 loses the turn" if name == "pass" else "Wipe the board — columns full"
-            forced = (f'<button type="button" class="primary forced-button" data-target="{name}" '
-                      f'aria-keyshortcuts="{name[0].upper()}">{esc(label)} ({name[0].upper()})</button>')
+            forced = (
+                f'<button type="button" class="primary forced-button" data-target="{name}" '
+                f'aria-keyshortcuts="{name[0].upper()}">{esc(label)} ({name[0].upper()})</button>'
+            )
         # the seats: supply, stones on the board, the one closest to winning
         left = dict(zip(state.seats, state.supply))
         fewest = min(left.values())
@@ -375,11 +461,19 @@ class SageStonesBoard(Board):
             to_move = not over and i == state.seat
             lead = left[colour] == fewest and fewest < max(left.values()) and not over
             won = over and state.winner == i
-            badges = ("<span class=badge-move>to move</span>" if to_move else "") + \
-                     ("<span class=badge-lead>closest to winning</span>" if lead else "") + \
-                     ("<span class=badge-lead>won</span>" if won else "")
-            bar = "".join(f'<i class="slot{" used" if k >= left[colour] else ""}" style="--c:{SOLID[colour]}"></i>'
-                          for k in range(per)) if per <= 15 else ""
+            badges = (
+                ("<span class=badge-move>to move</span>" if to_move else "")
+                + ("<span class=badge-lead>closest to winning</span>" if lead else "")
+                + ("<span class=badge-lead>won</span>" if won else "")
+            )
+            bar = (
+                "".join(
+                    f'<i class="slot{" used" if k >= left[colour] else ""}" style="--c:{SOLID[colour]}"></i>'
+                    for k in range(per)
+                )
+                if per <= 15
+                else ""
+            )
             rows.append(
                 f'<li class="seat-row{" to-move" if to_move else ""}" data-seat-row="{colour}" tabindex="0" '
                 f'aria-label="{colour}, {state.owners[i]}: {left[colour]} stones left to place, {on_board[colour]} on the board'
@@ -387,7 +481,8 @@ class SageStonesBoard(Board):
                 f'{stone_icon(colour)}<span class="seat-what"><span class="seat-name"><strong>{colour}</strong> · '
                 f'{state.owners[i]}{badges}</span><span class="supply-bar" aria-hidden="true">{bar}</span></span>'
                 f'<span class="seat-left"><b data-left="{colour}">{left[colour]}</b> left'
-                f'<small><span data-on-board="{colour}">{on_board[colour]}</span> on board</small></span></li>')
+                f'<small><span data-on-board="{colour}">{on_board[colour]}</span> on board</small></span></li>'
+            )
         log = []
         for t in turns:
             dice = "-".join(map(str, t["dice"]))
@@ -400,13 +495,20 @@ class SageStonesBoard(Board):
                 text += f"; took {_captured_text(t['captured'])}"
             if t["won"]:
                 text += "; placed its last stone and won"
-            log.append(f'<li>{stone_icon(t["seat"])}<span><strong>{t["seat"]}</strong> ({t["owner"]}) {esc(text)}</span></li>')
-        history = (f'<h4>Last turns</h4><ol class="turn-log" aria-label="the last turns, newest first">{"".join(log)}</ol>'
-                   if log else "")
-        return (f'<section class="sage-panel" aria-label="seats and dice">'
-                f'<div class="sage-turn">{headline}</div>{forced}'
-                f'<ul class="seat-list" aria-label="stones left to place per colour">{"".join(rows)}</ul>'
-                f'{history}</section>')
+            log.append(
+                f"<li>{stone_icon(t['seat'])}<span><strong>{t['seat']}</strong> ({t['owner']}) {esc(text)}</span></li>"
+            )
+        history = (
+            f'<h4>Last turns</h4><ol class="turn-log" aria-label="the last turns, newest first">{"".join(log)}</ol>'
+            if log
+            else ""
+        )
+        return (
+            f'<section class="sage-panel" aria-label="seats and dice">'
+            f'<div class="sage-turn">{headline}</div>{forced}'
+            f'<ul class="seat-list" aria-label="stones left to place per colour">{"".join(rows)}</ul>'
+            f"{history}</section>"
+        )
 
     @staticmethod
     def _duty(state: Any, roll: Any) -> str:
@@ -453,11 +555,13 @@ class SageStonesBoard(Board):
             where = f"column {roll.total} full: column 6"
         else:
             where = f"column {state.column}" + (", then roll again" if roll.is_triple else "")
-        return (f'<span class="rolled" data-rolled="{roll.dice_text()}">{esc(state.seat_to_move.capitalize())} '
-                f'rolled {dice} = {roll.total}</span> → {esc(where)}')
+        return (
+            f'<span class="rolled" data-rolled="{roll.dice_text()}">{esc(state.seat_to_move.capitalize())} '
+            f"rolled {dice} = {roll.total}</span> → {esc(where)}"
+        )
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
-        """"red in column 5, row 3; takes back 2 blue", "turn lost (1-2-3)", "wipes the board"."""
+        """ "red in column 5, row 3; takes back 2 blue", "turn lost (1-2-3)", "wipes the board"."""
         seat = before.seat_to_move
         if isinstance(move, S.Pass):
             return f"{seat}: turn lost (1-2-3)"
@@ -466,13 +570,16 @@ class SageStonesBoard(Board):
         if not isinstance(move, S.Place):
             return str(move)
         column, row = S.COLUMN_OF[move.pocket], move.pocket % S.ROWS + 1
-        taken = [(i, before.seats[before.board[i]]) for i in range(S.CELLS)
-                 if before.board[i] != S.EMPTY and after.board[i] == S.EMPTY and i != move.pocket]
+        taken = [
+            (i, before.seats[before.board[i]])
+            for i in range(S.CELLS)
+            if before.board[i] != S.EMPTY and after.board[i] == S.EMPTY and i != move.pocket
+        ]
         words = f"{seat} in column {column}, row {row}"
         return words + (f"; takes back {_captured_text(taken)}" if taken else "")
 
     def public_text(self, text: str) -> str:
-        """"roll 2-3-3" → "rolled 2-3-3" (the move list's words for the dice)."""
+        """ "roll 2-3-3" → "rolled 2-3-3" (the move list's words for the dice)."""
         return "rolled " + text[5:] if text.startswith("roll ") else text
 
     def rules(self) -> str:
@@ -486,8 +593,10 @@ class SageStonesBoard(Board):
 def _rules_diagram() -> str:
     """Three dice, 2 + 3 + 3 = 8: the stone goes in column 8."""
     dice = "".join(die_svg(v, 20 + 34 * k, 24, 26, (-6, 4, -3)[k]) for k, v in enumerate((2, 3, 3)))
-    return (f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="dice 2, 3 and 3: '
-            f'8, so a stone in column 8">{dice}<text x="112" y="30" class="rd-text">= 8: column 8</text></svg>')
+    return (
+        f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="dice 2, 3 and 3: '
+        f'8, so a stone in column 8">{dice}<text x="112" y="30" class="rd-text">= 8: column 8</text></svg>'
+    )
 
 
 RULES = (

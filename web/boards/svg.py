@@ -83,8 +83,17 @@ def focus_polygon(points: str) -> str:
     return f'<polygon points="{points}" class="focus-ring"/>'
 
 
-def pocket(x: float, y: float, r: float, fill: str, holds: str, glow: bool, hit_side: float, focus_r: float,
-           groove: float = 0.0) -> list[str]:
+def pocket(
+    x: float,
+    y: float,
+    r: float,
+    fill: str,
+    holds: str,
+    glow: bool,
+    hit_side: float,
+    focus_r: float,
+    groove: float = 0.0,
+) -> list[str]:
     """A pocket's parts, bottom up: the hole (and its turned groove, as a share of the radius), the glow of a
     pocket that may be played, the stone it `holds` (markup, or ""), the hit square and the focus ring."""
     parts = [f'<circle cx="{x}" cy="{y}" r="{r}" class="hole" fill="{fill}"/>']
@@ -109,8 +118,10 @@ class Glint:
 
     def svg(self, x: float, y: float, r: float, classes: str) -> str:
         gx, gy = x - r * self.left, y - r * self.up
-        return (f'<ellipse cx="{px(gx)}" cy="{px(gy)}" rx="{px(r * self.width)}" ry="{px(r * self.height)}" '
-                f'class="{classes}" transform="rotate(-30 {px(gx)} {px(gy)})"/>')
+        return (
+            f'<ellipse cx="{px(gx)}" cy="{px(gy)}" rx="{px(r * self.width)}" ry="{px(r * self.height)}" '
+            f'class="{classes}" transform="rotate(-30 {px(gx)} {px(gy)})"/>'
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +130,7 @@ class StoneLook:
     classes); `group` wraps the stone in a <g> of that class; `glint_on` lists the colours that shine
     (None: all); `groove` is a turned man's inner ring, as a share of its radius (0: none)."""
 
-    gradient: str                      # fill url(#<gradient>-<colour>)
+    gradient: str  # fill url(#<gradient>-<colour>)
     shadow_offset: tuple[float, float]
     shadow: str
     body: str
@@ -137,9 +148,11 @@ def _classes(template: str, colour: str, extra: str) -> str:
 def stone(look: StoneLook, colour: str, x: float, y: float, r: float, extra: str = "") -> str:
     """One stone: its shadow, its body in the colour's gradient, and a glint where the look has one."""
     dx, dy = look.shadow_offset
-    parts = [f'<circle cx="{px(x + dx)}" cy="{px(y + dy)}" r="{px(r)}" class="{_classes(look.shadow, colour, extra)}"/>',
-             f'<circle cx="{px(x)}" cy="{px(y)}" r="{px(r)}" fill="url(#{look.gradient}-{colour})" '
-             f'class="{_classes(look.body, colour, extra)}"/>']
+    parts = [
+        f'<circle cx="{px(x + dx)}" cy="{px(y + dy)}" r="{px(r)}" class="{_classes(look.shadow, colour, extra)}"/>',
+        f'<circle cx="{px(x)}" cy="{px(y)}" r="{px(r)}" fill="url(#{look.gradient}-{colour})" '
+        f'class="{_classes(look.body, colour, extra)}"/>',
+    ]
     if look.groove:
         parts.append(f'<circle cx="{px(x)}" cy="{px(y)}" r="{px(r * look.groove)}" class="man-groove"/>')
     if look.glint and (look.glint_on is None or colour in look.glint_on):
@@ -152,8 +165,10 @@ def stone(look: StoneLook, colour: str, x: float, y: float, r: float, extra: str
 def last_ring(x: float, y: float, r: float, stroke: str = "") -> str:
     """The ring round the stone the last move played: a dark shadow under a gold ring."""
     paint = f' stroke="{stroke}"' if stroke else ""
-    return (f'<g class="last-ring" aria-hidden="true"><circle cx="{px(x)}" cy="{px(y)}" r="{px(r)}" class="ring-shadow"/>'
-            f'<circle cx="{px(x)}" cy="{px(y)}" r="{px(r)}" class="ring"{paint}/></g>')
+    return (
+        f'<g class="last-ring" aria-hidden="true"><circle cx="{px(x)}" cy="{px(y)}" r="{px(r)}" class="ring-shadow"/>'
+        f'<circle cx="{px(x)}" cy="{px(y)}" r="{px(r)}" class="ring"{paint}/></g>'
+    )
 
 
 # ----- defs ----------------------------------------------------------------------------------------
@@ -187,22 +202,34 @@ def gold(id: str, middle: str = "#e0aa22") -> str:
 def grain(id: str, frequency: str, octaves: int, seed: int, ink: str) -> str:
     """Wood grain: stretched noise tinted by `ink` (a colour matrix's last column and alpha row), laid
     over the board's own fill."""
-    return (f'<filter id="{id}" x="0" y="0" width="100%" height="100%">'
-            f'<feTurbulence type="fractalNoise" baseFrequency="{frequency}" numOctaves="{octaves}" seed="{seed}" '
-            f'result="noise"/><feColorMatrix in="noise" type="matrix" values="{ink}" result="lines"/>'
-            '<feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>'
-            '<feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge></filter>')
+    return (
+        f'<filter id="{id}" x="0" y="0" width="100%" height="100%">'
+        f'<feTurbulence type="fractalNoise" baseFrequency="{frequency}" numOctaves="{octaves}" seed="{seed}" '
+        f'result="noise"/><feColorMatrix in="noise" type="matrix" values="{ink}" result="lines"/>'
+        '<feComposite in="lines" in2="SourceGraphic" operator="in" result="grain"/>'
+        '<feMerge><feMergeNode in="SourceGraphic"/><feMergeNode in="grain"/></feMerge></filter>'
+    )
 
 
-def stone_gradients(prefix: str, shades: Mapping[str, tuple[str, str, str]], colours: Iterable[str],
-                    cx: str, cy: str, r: str, see_through: Mapping[str, str] | None = None) -> str:
+def stone_gradients(
+    prefix: str,
+    shades: Mapping[str, tuple[str, str, str]],
+    colours: Iterable[str],
+    cx: str,
+    cy: str,
+    r: str,
+    see_through: Mapping[str, str] | None = None,
+) -> str:
     """One radial gradient per colour, `<prefix>-<colour>`, from its (light, mid, dark) shades; a colour
     in `see_through` has its mid and dark stops at that opacity (glass)."""
     out = []
     for colour in colours:
         light, mid, dark = shades[colour]
         opacity = (see_through or {}).get(colour)
-        stops: list[Stop] = [("0", light), (".5", mid, opacity), ("1", dark, opacity)] if opacity else \
-            [("0", light), (".5", mid), ("1", dark)]
+        stops: list[Stop] = (
+            [("0", light), (".5", mid, opacity), ("1", dark, opacity)]
+            if opacity
+            else [("0", light), (".5", mid), ("1", dark)]
+        )
         out.append(radial(f"{prefix}-{colour}", stops, cx, cy, r))
     return "".join(out)

@@ -15,7 +15,17 @@ from engine.games.three_stones import GEOMETRY
 
 from . import Board, Drawing, esc
 from .svg import (
-    Glint, Plan, StoneLook, gold, grain, last_ring, linear, location, pocket, radial, stone,
+    Glint,
+    Plan,
+    StoneLook,
+    gold,
+    grain,
+    last_ring,
+    linear,
+    location,
+    pocket,
+    radial,
+    stone,
 )
 from .zoom import Frame, Zoom
 
@@ -32,8 +42,14 @@ KEYS = {"w": "white", "b": "black", "c": "clear", "1": "white", "2": "black", "3
 R_POCKET, R_STONE, R_RING = 14.5, 16.5, 19.5
 FIT = Frame(VIEW / 2, VIEW / 2, VIEW, VIEW)
 ZOOM = Zoom("ts_zoom", most=2.5)  # nine pockets across a phone are 40 px each: pinch or + for a finger's 44+
-LOOK = StoneLook("ts", (1.5, 2), shadow="stone-shadow shadow-{colour}", body="stone stone-{colour}",
-                 glint=Glint(0.35, 0.42, 0.32, 0.18), glint_on=frozenset({"clear"}))
+LOOK = StoneLook(
+    "ts",
+    (1.5, 2),
+    shadow="stone-shadow shadow-{colour}",
+    body="stone stone-{colour}",
+    glint=Glint(0.35, 0.42, 0.32, 0.18),
+    glint_on=frozenset({"clear"}),
+)
 
 
 def centre(name: str) -> tuple[float, float]:
@@ -42,8 +58,16 @@ def centre(name: str) -> tuple[float, float]:
 
 def _octagon() -> str:
     lo, hi, cut = MARGIN - 8, MARGIN + SIZE * CELL + 8, 88
-    points = [(lo + cut, lo), (hi - cut, lo), (hi, lo + cut), (hi, hi - cut),
-              (hi - cut, hi), (lo + cut, hi), (lo, hi - cut), (lo, lo + cut)]
+    points = [
+        (lo + cut, lo),
+        (hi - cut, lo),
+        (hi, lo + cut),
+        (hi, hi - cut),
+        (hi - cut, hi),
+        (lo + cut, hi),
+        (lo, hi - cut),
+        (lo, lo + cut),
+    ]
     return " ".join(f"{x},{y}" for x, y in points)
 
 
@@ -54,8 +78,13 @@ DEFS = (
     + radial("ts-pocket", (("0", "#8a5a2e"), (".7", "#6b431f"), ("1", "#4a2c12")), cy=".42", r=".6")
     + radial("ts-white", (("0", "#ffffff"), (".55", "#ece8de"), ("1", "#aaa393")), ".36", ".32", ".75")
     + radial("ts-black", (("0", "#707070"), (".45", "#2b2b2d"), ("1", "#060607")), ".36", ".32", ".75")
-    + radial("ts-clear", (("0", "#ffffff", ".95"), (".35", "#e4f6fd", ".62"), (".8", "#a9d8ea", ".5"),
-                          ("1", "#d8f2fb", ".9")), ".38", ".34", ".75")
+    + radial(
+        "ts-clear",
+        (("0", "#ffffff", ".95"), (".35", "#e4f6fd", ".62"), (".8", "#a9d8ea", ".5"), ("1", "#d8f2fb", ".9")),
+        ".38",
+        ".34",
+        ".75",
+    )
     + f'<clipPath id="ts-clip"><polygon points="{_octagon()}"/></clipPath>'
     + gold("ts-gold", "#d9a520")
     + "</defs>"
@@ -70,8 +99,10 @@ def stone_svg(colour: str, x: float, y: float, r: float = R_STONE) -> str:
 def stone_icon(colour: str, label: str = "") -> str:
     """A small stone for the panel (uses the board's gradients: the board is always on screen)."""
     title = f"<title>{esc(label)}</title>" if label else ""
-    return (f'<svg class="stone-icon" viewBox="0 0 40 40" aria-hidden="{"false" if label else "true"}">{title}'
-            f'<circle cx="20" cy="20" r="15" fill="url(#ts-pocket)"/>{stone_svg(colour, 20, 20, 16)}</svg>')
+    return (
+        f'<svg class="stone-icon" viewBox="0 0 40 40" aria-hidden="{"false" if label else "true"}">{title}'
+        f'<circle cx="20" cy="20" r="15" fill="url(#ts-pocket)"/>{stone_svg(colour, 20, 20, 16)}</svg>'
+    )
 
 
 class ThreeStonesBoard(Board):
@@ -98,9 +129,14 @@ class ThreeStonesBoard(Board):
         choice = self._choice(state, ui) if live else None
         items = self.game.score_position(position)["items"]
         pockets, targets = _pockets(cells, last, allowed if live else set(), live, restricted, choice)
-        parts = [_frame(ui), _ring_lines(last) if live and restricted and last else "", pockets,
-                 _triples(items, last), last_ring(*centre(last), R_RING, "url(#ts-gold)") if last else "",
-                 f"</svg>{ZOOM.controls(ui, FIT)}</div>"]
+        parts = [
+            _frame(ui),
+            _ring_lines(last) if live and restricted and last else "",
+            pockets,
+            _triples(items, last),
+            last_ring(*centre(last), R_RING, "url(#ts-gold)") if last else "",
+            f"</svg>{ZOOM.controls(ui, FIT)}</div>",
+        ]
         return Drawing("".join(parts), targets)
 
     def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
@@ -118,14 +154,18 @@ class ThreeStonesBoard(Board):
             if past:
                 drawn = ""
             elif state.drawn and not over:
-                drawn = (f'<div class="drawn" data-drawn="{state.drawn}">{stone_icon(state.drawn, state.drawn + " stone")}'
-                         f'<p><strong>{esc(state.side_to_move.capitalize())}</strong> drew a '
-                         f'<strong>{state.drawn}</strong> stone and must play it.</p></div>')
+                drawn = (
+                    f'<div class="drawn" data-drawn="{state.drawn}">{stone_icon(state.drawn, state.drawn + " stone")}'
+                    f"<p><strong>{esc(state.side_to_move.capitalize())}</strong> drew a "
+                    f"<strong>{state.drawn}</strong> stone and must play it.</p></div>"
+                )
             else:
                 drawn = '<div class="drawn"><p>No stone drawn.</p></div>'
-            return (f'<section class="pouch" aria-label="pouch">{drawn}'
-                    f'<p class="pouch-count">In the pouch: <strong data-pouch-left>{left}</strong> stones '
-                    f'({counts})</p></section>')
+            return (
+                f'<section class="pouch" aria-label="pouch">{drawn}'
+                f'<p class="pouch-count">In the pouch: <strong data-pouch-left>{left}</strong> stones '
+                f"({counts})</p></section>"
+            )
         live = interactive and not over
         choice = self._choice(state, ui) if live else None
         rows = []
@@ -142,12 +182,17 @@ class ThreeStonesBoard(Board):
                     cells.append(
                         f'<button type="button" class="choose" data-board-action="choose" data-value="{colour}" '
                         f'aria-pressed="{pressed}" aria-label="play {colour} stones ({count} left, key {colour[0].upper()})"{disabled}>'
-                        f'{stone_icon(colour)}<span>{count}</span></button>')
+                        f"{stone_icon(colour)}<span>{count}</span></button>"
+                    )
                 else:
-                    cells.append(f'<span class="held" aria-label="{label}">{stone_icon(colour)}<span>{count}</span></span>')
-            heading = f'{side.capitalize()} holds' + (" — choose a stone:" if to_move else "")
-            rows.append(f'<div class="hand{" to-move" if to_move else ""}" data-hand="{side}">'
-                        f'<p>{heading}</p><div class="stones">{"".join(cells)}</div></div>')
+                    cells.append(
+                        f'<span class="held" aria-label="{label}">{stone_icon(colour)}<span>{count}</span></span>'
+                    )
+            heading = f"{side.capitalize()} holds" + (" — choose a stone:" if to_move else "")
+            rows.append(
+                f'<div class="hand{" to-move" if to_move else ""}" data-hand="{side}">'
+                f'<p>{heading}</p><div class="stones">{"".join(cells)}</div></div>'
+            )
         return f'<section class="hands" aria-label="stones in hand">{"".join(rows)}</section>'
 
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
@@ -175,11 +220,13 @@ class ThreeStonesBoard(Board):
         """In the pouch game: the stone the player to move drew."""
         if past or state.options.mode != "pouch" or not state.drawn or state.is_over():
             return ""
-        return (f'{esc(state.side_to_move.capitalize())} drew {_stone_dot(state.drawn)} '
-                f'<b data-drawn-note="{state.drawn}">{state.drawn}</b>')
+        return (
+            f"{esc(state.side_to_move.capitalize())} drew {_stone_dot(state.drawn)} "
+            f'<b data-drawn-note="{state.drawn}">{state.drawn}</b>'
+        )
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
-        """"clear stone on b9, scores 1" (a clear stone may score for both sides)."""
+        """ "clear stone on b9, scores 1" (a clear stone may score for both sides)."""
         text = str(move)
         if "@" not in text:
             return text
@@ -194,7 +241,7 @@ class ThreeStonesBoard(Board):
         return words
 
     def public_text(self, text: str) -> str:
-        """"draw white" → "drew white" (the move list's words for the pouch)."""
+        """ "draw white" → "drew white" (the move list's words for the pouch)."""
         return "drew " + text[5:] if text.startswith("draw ") else text
 
     def rules(self) -> str:
@@ -212,11 +259,14 @@ def _stone_dot(colour: str) -> str:
 def _rules_diagram() -> str:
     """A row of the board: white, clear, white in a line scores 1 for white; the ring's row glows."""
     stones = "".join(
-        f'<circle cx="{20 + 36 * i}" cy="26" r="13" class="rd-{c}"/>' for i, c in enumerate(("white", "clear", "white")))
+        f'<circle cx="{20 + 36 * i}" cy="26" r="13" class="rd-{c}"/>' for i, c in enumerate(("white", "clear", "white"))
+    )
     pockets = "".join(f'<circle cx="{20 + 36 * i}" cy="26" r="11" class="rd-pocket"/>' for i in range(3, 6))
-    return (f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="white, clear, white in a row: '
-            f'one point for white">{pockets}<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
-            f'<text x="120" y="31" class="rd-text">+1 for white</text></svg>')
+    return (
+        f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="white, clear, white in a row: '
+        f'one point for white">{pockets}<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
+        f'<text x="120" y="31" class="rd-text">+1 for white</text></svg>'
+    )
 
 
 RULES = (
@@ -237,13 +287,16 @@ RULES = (
 def _frame(ui: dict[str, Any]) -> str:
     """The zoomable svg, the wooden octagon with its empty centre, the column letters and row numbers."""
     cx, cy = PLAN.at(0, 0)
-    parts = [f'<div class="zoom-wrap"><svg class="board board-three-stones{ZOOM.svg_class(ui, FIT)}" '
-             f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
-             f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">', DEFS,
-             f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>',
-             f'<polygon points="{_octagon()}" class="wood-rim"/>',
-             f'<g class="centre" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="13"/>'
-             f'<circle cx="{cx}" cy="{cy}" r="5"/></g>']
+    parts = [
+        f'<div class="zoom-wrap"><svg class="board board-three-stones{ZOOM.svg_class(ui, FIT)}" '
+        f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
+        f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">',
+        DEFS,
+        f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>',
+        f'<polygon points="{_octagon()}" class="wood-rim"/>',
+        f'<g class="centre" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="13"/>'
+        f'<circle cx="{cx}" cy="{cy}" r="5"/></g>',
+    ]
     for i, col in enumerate(COLUMNS):
         x = MARGIN + i * CELL + CELL / 2
         parts.append(f'<text x="{x}" y="{VIEW - 6}" class="coord" aria-hidden="true">{col}</text>')
@@ -257,13 +310,16 @@ def _ring_lines(last: str) -> str:
     """The row and the column of the last stone glow: the next stone must go in one of them."""
     lx, ly = centre(last)
     band = CELL - 6
-    return (f'<g class="ring-lines" aria-hidden="true" clip-path="url(#ts-clip)">'
-            f'<rect x="{MARGIN}" y="{ly - band / 2}" width="{SIZE * CELL}" height="{band}" rx="{band / 2}"/>'
-            f'<rect x="{lx - band / 2}" y="{MARGIN}" width="{band}" height="{SIZE * CELL}" rx="{band / 2}"/></g>')
+    return (
+        f'<g class="ring-lines" aria-hidden="true" clip-path="url(#ts-clip)">'
+        f'<rect x="{MARGIN}" y="{ly - band / 2}" width="{SIZE * CELL}" height="{band}" rx="{band / 2}"/>'
+        f'<rect x="{lx - band / 2}" y="{MARGIN}" width="{band}" height="{SIZE * CELL}" rx="{band / 2}"/></g>'
+    )
 
 
-def _pockets(cells: dict[str, str | None], last: str | None, allowed: set[str], live: bool, restricted: bool,
-             choice: str | None) -> tuple[str, dict[str, tuple[float, float]]]:
+def _pockets(
+    cells: dict[str, str | None], last: str | None, allowed: set[str], live: bool, restricted: bool, choice: str | None
+) -> tuple[str, dict[str, tuple[float, float]]]:
     """Every pocket as a location (its hole, glow, stone, hit square and focus ring), and the targets."""
     targets: dict[str, tuple[float, float]] = {}
     out = []
@@ -271,16 +327,21 @@ def _pockets(cells: dict[str, str | None], last: str | None, allowed: set[str], 
         x, y = centre(name)
         colour = cells[name]
         legal = live and colour is None and name in allowed
-        classes = ["pocket"] + (["legal"] if legal else []) + (["open"] if legal and not restricted else []) \
+        classes = (
+            ["pocket"]
+            + (["legal"] if legal else [])
+            + (["open"] if legal and not restricted else [])
             + (["filled"] if colour else [])
+        )
         if colour:
             what = f"{colour} stone" + (", the last stone played (the ring)" if name == last else "")
         elif legal:
             what = f"empty, you may play {'a ' + choice + ' stone ' if choice else ''}here"
         else:
             what = "empty" + (", not in the ring's row or column" if live and restricted else "")
-        inner = pocket(x, y, R_POCKET, "url(#ts-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL,
-                       R_RING + 1)
+        inner = pocket(
+            x, y, R_POCKET, "url(#ts-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL, R_RING + 1
+        )
         out.append(location(name, f"{name}: {what}", inner, classes, live))
         if live:
             targets[name] = (x, y)
@@ -293,9 +354,11 @@ def _triples(items: list[dict[str, Any]], last: str | None) -> str:
     for item in items:
         (x1, y1), (x2, y2) = centre(item["cells"][0]), centre(item["cells"][2])
         kind = "triple fresh" if last in item["cells"] else "triple"
-        lines.append(f'<g class="{kind} triple-{item["side"]}" data-triple="{" ".join(item["cells"])}">'
-                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="under"/>'
-                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="over"/></g>')
+        lines.append(
+            f'<g class="{kind} triple-{item["side"]}" data-triple="{" ".join(item["cells"])}">'
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="under"/>'
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="over"/></g>'
+        )
     return f'<g class="triples" aria-hidden="true">{"".join(lines)}</g>' if lines else ""
 
 

@@ -33,9 +33,9 @@ from . import Board, Drawing, esc
 from .svg import Plan, focus_polygon, hit_polygon, location
 from .zoom import Frame, Zoom
 
-S = 60.0                       # px per tile edge
-ASPECT = 0.84                  # the layout view: height / width
-MIN_VIEW = 5.2 * S             # the fitted view is never narrower than this
+S = 60.0  # px per tile edge
+ASPECT = 0.84  # the layout view: height / width
+MIN_VIEW = 5.2 * S  # the fitted view is never narrower than this
 ZOOM = Zoom("td_view", most=8, wheel=True)  # a big layout's fit is wide: zoom far enough for 44 px places
 NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
 SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
@@ -75,32 +75,36 @@ def _numbers(points: list[tuple[float, float]], numbers: tuple[int, ...] | list[
     out = []
     for (x, y), n in zip(points, numbers):
         nx, ny = x + (cx - x) * 0.52, y + (cy - y) * 0.52
-        out.append(f'<text x="{nx:.1f}" y="{ny:.1f}" class="num n{n}" font-size="{size:.1f}" '
-                   f'fill="{NUMBER_INK[n]}">{n}</text>')
+        out.append(
+            f'<text x="{nx:.1f}" y="{ny:.1f}" class="num n{n}" font-size="{size:.1f}" fill="{NUMBER_INK[n]}">{n}</text>'
+        )
     return "".join(out)
 
 
-def tile_svg(points: list[tuple[float, float]], numbers: tuple[int, ...] | list[int], cls: str = "tile",
-             size: float = 13.5) -> str:
+def tile_svg(
+    points: list[tuple[float, float]], numbers: tuple[int, ...] | list[int], cls: str = "tile", size: float = 13.5
+) -> str:
     body = _inset(points, 2.6)
     shadow = [(x + 1.6, y + 2.2) for x, y in body]
-    return (f'<polygon points="{_poly(shadow)}" class="t-shadow"/>'
-            f'<polygon points="{_poly(body)}" class="{cls}-face"/>'
-            f'<polygon points="{_poly(_inset(points, 7))}" class="{cls}-bevel"/>'
-            + _numbers(points, numbers, size))
+    return (
+        f'<polygon points="{_poly(shadow)}" class="t-shadow"/>'
+        f'<polygon points="{_poly(body)}" class="{cls}-face"/>'
+        f'<polygon points="{_poly(_inset(points, 7))}" class="{cls}-bevel"/>' + _numbers(points, numbers, size)
+    )
 
 
 def hand_tile_icon(name: str) -> str:
     a, b, c = (int(n) for n in name.split("-"))
     pts = [(30.0, 2.0), (58.0, 50.5), (2.0, 50.5)]
-    return (f'<svg class="td-icon" viewBox="0 0 60 53" aria-hidden="true">'
-            f'{tile_svg(pts, (a, b, c), "tile", 16)}</svg>')
+    return f'<svg class="td-icon" viewBox="0 0 60 53" aria-hidden="true">{tile_svg(pts, (a, b, c), "tile", 16)}</svg>'
 
 
-DEFS = ('<defs><radialGradient id="td-felt" cx=".5" cy=".45" r=".75"><stop offset="0" stop-color="#2f7a52"/>'
-        '<stop offset="1" stop-color="#1b5237"/></radialGradient>'
-        '<linearGradient id="td-ivory" x1="0" y1="0" x2=".6" y2="1"><stop offset="0" stop-color="#fffdf6"/>'
-        '<stop offset="1" stop-color="#eadfc4"/></linearGradient></defs>')
+DEFS = (
+    '<defs><radialGradient id="td-felt" cx=".5" cy=".45" r=".75"><stop offset="0" stop-color="#2f7a52"/>'
+    '<stop offset="1" stop-color="#1b5237"/></radialGradient>'
+    '<linearGradient id="td-ivory" x1="0" y1="0" x2=".6" y2="1"><stop offset="0" stop-color="#fffdf6"/>'
+    '<stop offset="1" stop-color="#eadfc4"/></linearGradient></defs>'
+)
 
 
 def _meetings(laid: list[dict[str, Any]]) -> dict[tuple[float, float], int]:
@@ -120,10 +124,14 @@ def _laid_tiles(laid: list[dict[str, Any]], last_at: str | None, last_by: str | 
         pts = [svg_xy(c["x"], c["y"]) for c in tile["corners"]]
         numbers = [c["number"] for c in tile["corners"]]
         is_last = tile["at"] == last_at
-        label = f'{tile["at"]}: tile {tile["tile"]}, corners {numbers[0]}, {numbers[1]}, {numbers[2]} clockwise from the point' \
+        label = (
+            f"{tile['at']}: tile {tile['tile']}, corners {numbers[0]}, {numbers[1]}, {numbers[2]} clockwise from the point"
             + (f", laid last by {last_by}" if is_last and last_by else "")
-        tiles.append(f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
-                     f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>')
+        )
+        tiles.append(
+            f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
+            f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>'
+        )
     tiles.append("</g>")
     return "".join(tiles)
 
@@ -204,18 +212,27 @@ class TripleDominoBoard(Board):
         fit = self._fit(state)
         last_at, last_by, last_items = self._last_lay(state)
         opens, targets = self._opens(state, ui, selected, fits) if live else ("", {})
-        parts = [f'<div class="td-wrap zoom-wrap"><svg class="board board-triple-domino{ZOOM.svg_class(ui, fit)}" '
-                 f'{ZOOM.svg_attributes(ui, fit)} role="group" '
-                 f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid">',
-                 DEFS, f'<rect x="{fit.cx - fit.width:.0f}" y="{fit.cy - fit.height:.0f}" width="{2 * fit.width:.0f}" '
-                 f'height="{2 * fit.height:.0f}" fill="url(#td-felt)" class="felt"/>',
-                 _laid_tiles(laid, last_at, last_by),
-                 self._score_marks(state, last_at, last_by, laid, _meetings(laid), last_items) if last_at else "",
-                 f'<g class="opens">{opens}</g></svg>', f"{ZOOM.controls(ui, fit, 'the layout')}</div>"]
+        parts = [
+            f'<div class="td-wrap zoom-wrap"><svg class="board board-triple-domino{ZOOM.svg_class(ui, fit)}" '
+            f'{ZOOM.svg_attributes(ui, fit)} role="group" '
+            f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid">',
+            DEFS,
+            f'<rect x="{fit.cx - fit.width:.0f}" y="{fit.cy - fit.height:.0f}" width="{2 * fit.width:.0f}" '
+            f'height="{2 * fit.height:.0f}" fill="url(#td-felt)" class="felt"/>',
+            _laid_tiles(laid, last_at, last_by),
+            self._score_marks(state, last_at, last_by, laid, _meetings(laid), last_items) if last_at else "",
+            f'<g class="opens">{opens}</g></svg>',
+            f"{ZOOM.controls(ui, fit, 'the layout')}</div>",
+        ]
         return Drawing("".join(parts), targets)
 
-    def _opens(self, state: Any, ui: dict[str, Any], selected: str | None, fits: dict[str, list[int]],
-               ) -> tuple[str, dict[str, tuple[float, float]]]:
+    def _opens(
+        self,
+        state: Any,
+        ui: dict[str, Any],
+        selected: str | None,
+        fits: dict[str, list[int]],
+    ) -> tuple[str, dict[str, tuple[float, float]]]:
         """Open places: every one answers a click; the ones the chosen tile fits are lit, with the tile shown."""
         targets: dict[str, tuple[float, float]] = {}
         opens = []
@@ -231,9 +248,11 @@ class TripleDominoBoard(Board):
                 what = f"{selected} fits here, corners {numbers[0]}, {numbers[1]}, {numbers[2]}"
                 if len(rotations) > 1:
                     what += f" ({len(rotations)} ways round: T turns it)"
-                    inner.append(f'<g class="rotate" data-board-action="rotate" data-value="{at}" '
-                                 f'aria-label="turn {esc(selected)} on {at}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
-                                 f'<text x="{mx:.1f}" y="{my + 5:.1f}">↻</text></g>')
+                    inner.append(
+                        f'<g class="rotate" data-board-action="rotate" data-value="{at}" '
+                        f'aria-label="turn {esc(selected)} on {at}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
+                        f'<text x="{mx:.1f}" y="{my + 5:.1f}">↻</text></g>'
+                    )
                 cls = "open fits"
             else:
                 need = state.required_corners(at)
@@ -261,40 +280,58 @@ class TripleDominoBoard(Board):
                 return position_name(move.at), player, probe.last_score_items
         return None, None, []
 
-    def _score_marks(self, state: Any, at: str, by: str | None, laid: list[dict[str, Any]],
-                     meet: dict[tuple[float, float], int], items: list[dict[str, Any]]) -> str:
+    def _score_marks(
+        self,
+        state: Any,
+        at: str,
+        by: str | None,
+        laid: list[dict[str, Any]],
+        meet: dict[tuple[float, float], int],
+        items: list[dict[str, Any]],
+    ) -> str:
         reasons = [i["reason"] for i in items]
         pts = corners_of(at)
         ink = seat_ink(state.players, by) if by else "#ffd23a"
-        marks = [f'<g class="score-marks" aria-hidden="true">'
-                 f'<polygon points="{_poly(_inset(pts, 2.6))}" class="last-outline" stroke="{ink}"/>']
+        marks = [
+            f'<g class="score-marks" aria-hidden="true">'
+            f'<polygon points="{_poly(_inset(pts, 2.6))}" class="last-outline" stroke="{ink}"/>'
+        ]
         engine_corners = [(round(x, 3), round(y, 3)) for x, y in CELL_CORNERS(at)]
         if any("hexagon" in r for r in reasons):
             for (ex, ey), (sx, sy) in zip(engine_corners, pts):
                 if meet.get((ex, ey)) == 6:
-                    hexagon = [(sx + S * math.cos(math.radians(60 * k)), sy + S * math.sin(math.radians(60 * k)))
-                               for k in range(6)]
+                    hexagon = [
+                        (sx + S * math.cos(math.radians(60 * k)), sy + S * math.sin(math.radians(60 * k)))
+                        for k in range(6)
+                    ]
                     marks.append(f'<polygon points="{_poly(hexagon)}" class="mark-hexagon"/>')
         neighbours = []
         for tile in laid:
             if tile["at"] == at:
                 continue
-            shared = [i for i, c in enumerate(engine_corners)
-                      if any((round(t["x"], 3), round(t["y"], 3)) == c for t in tile["corners"])]
+            shared = [
+                i
+                for i, c in enumerate(engine_corners)
+                if any((round(t["x"], 3), round(t["y"], 3)) == c for t in tile["corners"])
+            ]
             if len(shared) == 2:
                 neighbours.append(shared)
         if "double connection" in reasons:
             for a, b in neighbours:
-                marks.append(f'<line x1="{pts[a][0]:.1f}" y1="{pts[a][1]:.1f}" x2="{pts[b][0]:.1f}" y2="{pts[b][1]:.1f}" '
-                             f'class="mark-edge"/>')
+                marks.append(
+                    f'<line x1="{pts[a][0]:.1f}" y1="{pts[a][1]:.1f}" x2="{pts[b][0]:.1f}" y2="{pts[b][1]:.1f}" '
+                    f'class="mark-edge"/>'
+                )
         if "bridge" in reasons and len(neighbours) == 1:
             corner = ({0, 1, 2} - set(neighbours[0])).pop()
             marks.append(f'<circle cx="{pts[corner][0]:.1f}" cy="{pts[corner][1]:.1f}" r="9" class="mark-bridge"/>')
         total = sum(i["points"] for i in items if i["player"] == by)
         if total:
             mx, my = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
-            marks.append(f'<g class="gain"><rect x="{mx - 11.5:.1f}" y="{my - 6.5:.1f}" width="23" height="13" rx="6.5" '
-                         f'fill="{ink}"/><text x="{mx:.1f}" y="{my + 3.1:.1f}">{total:+d}</text></g>')
+            marks.append(
+                f'<g class="gain"><rect x="{mx - 11.5:.1f}" y="{my - 6.5:.1f}" width="23" height="13" rx="6.5" '
+                f'fill="{ink}"/><text x="{mx:.1f}" y="{my + 3.1:.1f}">{total:+d}</text></g>'
+            )
         marks.append("</g>")
         return "".join(marks)
 
@@ -365,8 +402,10 @@ class TripleDominoBoard(Board):
         return False
 
     def key_help(self) -> str:
-        return ("1–9 and 0 choose a tile (N the next), T turns it where it fits two ways, D draws (−5), P passes, "
-                "+ and − zoom, F fits the layout")
+        return (
+            "1–9 and 0 choose a tile (N the next), T turns it where it fits two ways, D draws (−5), P passes, "
+            "+ and − zoom, F fits the layout"
+        )
 
     def reset(self, ui: dict[str, Any]) -> None:
         super().reset(ui)
@@ -375,7 +414,7 @@ class TripleDominoBoard(Board):
 
     # ----- words ----------------------------------------------------------------------------
     def describe(self, before: Any, move: Any, after: Any) -> str:
-        """"lays 0-4-5, +14 (bridge)", "draws a tile, −5", "passes"."""
+        """ "lays 0-4-5, +14 (bridge)", "draws a tile, −5", "passes"."""
         mover = before.current_player
         gained = [i for i in after.last_score_items if i["player"] == mover]
         points = sum(i["points"] for i in gained)
@@ -419,20 +458,31 @@ class TripleDominoBoard(Board):
         drawn = position["turn"]["drawn"] if live else []
         solo = len(players) == 1
 
-        info = [f'<p class="td-round">Round {position["round"]} · pool <strong data-pool>{len(position["pool"])}</strong> '
-                f'tile{"s" if len(position["pool"]) != 1 else ""}'
-                + (f' · draws left {max(0, state.options.solitaire_draw_limit - state.solitaire_draws)}'
-                   if solo and state.options.solitaire_draw_limit else "") + "</p>"]
+        info = [
+            f'<p class="td-round">Round {position["round"]} · pool <strong data-pool>{len(position["pool"])}</strong> '
+            f"tile{'s' if len(position['pool']) != 1 else ''}"
+            + (
+                f" · draws left {max(0, state.options.solitaire_draw_limit - state.solitaire_draws)}"
+                if solo and state.options.solitaire_draw_limit
+                else ""
+            )
+            + "</p>"
+        ]
         if over:
             info.append(f'<p class="td-step"><strong>Game over.</strong> {esc(position["result"] or "")}</p>')
         elif live:
             if state.start_tile is not None:
-                step = (f"<strong>{esc(me)}</strong> holds the highest tile and opens the round: "
-                        f"click the middle to lay <strong>{esc(tile_name(state.start_tile))}</strong> (+5).")
+                step = (
+                    f"<strong>{esc(me)}</strong> holds the highest tile and opens the round: "
+                    f"click the middle to lay <strong>{esc(tile_name(state.start_tile))}</strong> (+5)."
+                )
             elif state.draws:
-                step = (f"<strong>{esc(me)}</strong> drew {state.draws} tile{'s' if state.draws != 1 else ''} this turn "
-                        f"(−{5 * state.draws}). " + ("Lay it if it fits, " if options["lays"] else "It does not fit: ")
-                        + ("draw again or pass." if options["draw"] else "pass."))
+                step = (
+                    f"<strong>{esc(me)}</strong> drew {state.draws} tile{'s' if state.draws != 1 else ''} this turn "
+                    f"(−{5 * state.draws}). "
+                    + ("Lay it if it fits, " if options["lays"] else "It does not fit: ")
+                    + ("draw again or pass." if options["draw"] else "pass.")
+                )
             elif options["lays"]:
                 step = f"<strong>{esc(me)}</strong>: choose a tile, then a lit place (green) to lay it."
             elif options["draw"]:
@@ -441,7 +491,9 @@ class TripleDominoBoard(Board):
                 step = f"<strong>{esc(me)}</strong>: no tile fits and nothing can be drawn: pass."
             info.append(f'<p class="td-step">{step}</p>')
         else:
-            info.append(f'<p class="td-step"><span class="dot dot-{esc(me)}"></span> <strong>{esc(me)}</strong> is to play.</p>')
+            info.append(
+                f'<p class="td-step"><span class="dot dot-{esc(me)}"></span> <strong>{esc(me)}</strong> is to play.</p>'
+            )
         hint = ui.get("td_hint")
         if hint and live:
             info.append(f'<p class="td-hint" role="note">{esc(hint)}</p>')
@@ -454,42 +506,74 @@ class TripleDominoBoard(Board):
                 places = options["lays"].get(name, {})
                 key = KEYS[i] if i < len(KEYS) else ""
                 classes = ["td-tile"] + (["fits"] if places else []) + (["new"] if name in drawn else [])
-                label = f"{name}" + (f", fits {len(places)} place{'s' if len(places) != 1 else ''}" if places else
-                                     (", does not fit now" if live else "")) + (", just drawn" if name in drawn else "") \
+                label = (
+                    f"{name}"
+                    + (
+                        f", fits {len(places)} place{'s' if len(places) != 1 else ''}"
+                        if places
+                        else (", does not fit now" if live else "")
+                    )
+                    + (", just drawn" if name in drawn else "")
                     + (f" (key {key})" if key and live else "")
+                )
                 if live:
                     buttons.append(
                         f'<button type="button" class="{" ".join(classes)}" data-board-action="tile" data-value="{name}" '
                         f'aria-pressed="{"true" if name == selected else "false"}" aria-label="{esc(label)}">'
-                        f'{hand_tile_icon(name)}<span class="td-key">{key}</span></button>')
+                        f'{hand_tile_icon(name)}<span class="td-key">{key}</span></button>'
+                    )
                 else:
-                    buttons.append(f'<span class="{" ".join(classes)}" role="img" aria-label="{esc(label)}">'
-                                   f'{hand_tile_icon(name)}</span>')
+                    buttons.append(
+                        f'<span class="{" ".join(classes)}" role="img" aria-label="{esc(label)}">'
+                        f"{hand_tile_icon(name)}</span>"
+                    )
             value = sum(int(n) for name in hand for n in name.split("-"))
             title = "Your hand" if live or len(ui.get("td_humans", [])) == 1 else f"{shown}'s hand"
-            hand_html = (f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(shown)}): '
-                         f'{len(hand)} tile{"s" if len(hand) != 1 else ""}, worth {value}</p>'
-                         f'<div class="td-tiles">{"".join(buttons) or "<em>empty</em>"}</div></div>')
+            hand_html = (
+                f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(shown)}): '
+                f"{len(hand)} tile{'s' if len(hand) != 1 else ''}, worth {value}</p>"
+                f'<div class="td-tiles">{"".join(buttons) or "<em>empty</em>"}</div></div>'
+            )
         elif over:
-            rows = "".join(f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(p)}: '
-                           f'{esc(", ".join(position["hands"][p]) or "no tiles")}</p>' for p in players)
+            rows = "".join(
+                f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(p)}: '
+                f"{esc(', '.join(position['hands'][p]) or 'no tiles')}</p>"
+                for p in players
+            )
             hand_html = f'<div class="td-hand"><p>Tiles left in hand at the end:</p>{rows}</div>'
         buttons_html = ""
         if live:
+
             def act(target: str, text: str, legal: bool, key: str) -> str:
                 muted = "" if legal else ' aria-disabled="true"'
-                return (f'<button type="button" class="td-act{"" if legal else " muted"}" data-target="{target}" '
-                        f'aria-keyshortcuts="{key}"{muted}>{text} <kbd>{key}</kbd></button>')
+                return (
+                    f'<button type="button" class="td-act{"" if legal else " muted"}" data-target="{target}" '
+                    f'aria-keyshortcuts="{key}"{muted}>{text} <kbd>{key}</kbd></button>'
+                )
+
             turnable = selected and any(len(r) > 1 for r in options["lays"].get(selected, {}).values())
             buttons_html = (
                 '<div class="td-actions">'
-                + ('<button type="button" class="td-act" data-board-action="rotate" data-value="" '
-                   'aria-keyshortcuts="T">↻ Turn <kbd>T</kbd></button>' if turnable else "")
-                + act("draw", "Draw −5", options["draw"], "D") + act("pass", "Pass", options["pass"], "P") + "</div>")
-        others = [f'<li><span class="dot dot-{esc(p)}"></span> {esc(p)}: {len(position["hands"][p])} tiles</li>'
-                  for p in players if p != shown]
-        others_html = (f'<ul class="td-others" aria-label="tiles in the other hands">{"".join(others)}</ul>'
-                       if others and not over else "")
+                + (
+                    '<button type="button" class="td-act" data-board-action="rotate" data-value="" '
+                    'aria-keyshortcuts="T">↻ Turn <kbd>T</kbd></button>'
+                    if turnable
+                    else ""
+                )
+                + act("draw", "Draw −5", options["draw"], "D")
+                + act("pass", "Pass", options["pass"], "P")
+                + "</div>"
+            )
+        others = [
+            f'<li><span class="dot dot-{esc(p)}"></span> {esc(p)}: {len(position["hands"][p])} tiles</li>'
+            for p in players
+            if p != shown
+        ]
+        others_html = (
+            f'<ul class="td-others" aria-label="tiles in the other hands">{"".join(others)}</ul>'
+            if others and not over
+            else ""
+        )
 
         # scoring: the last move, the round so far, and per-round totals
         last_items = state.last_score_items
@@ -499,40 +583,59 @@ class TripleDominoBoard(Board):
             last_items = probe.last_score_items
         last_html = ""
         if last_items:
-            text = ", ".join(f'<span class="item{" bonus" if not i["reason"].startswith("tile") else ""}'
-                             f'{" penalty" if i["points"] < 0 else ""}">{esc(i["player"])} {i["points"]:+d} {esc(i["reason"])}</span>'
-                             for i in last_items)
+            text = ", ".join(
+                f'<span class="item{" bonus" if not i["reason"].startswith("tile") else ""}'
+                f'{" penalty" if i["points"] < 0 else ""}">{esc(i["player"])} {i["points"]:+d} {esc(i["reason"])}</span>'
+                for i in last_items
+            )
             last_html = f'<p class="td-last" data-last-score>Last move scored: {text}</p>'
         log = [i for i in state.score_items if i["round"] == position["round"]][-7:]
-        recent = "".join(f'<li class="{"penalty" if i["points"] < 0 else ""}"><span class="dot dot-{esc(i["player"])}"></span>'
-                         f'{esc(i["player"])} <b>{i["points"]:+d}</b> {esc(i["reason"])}</li>' for i in reversed(log))
-        recent_html = f'<details class="td-log" open><summary>This round</summary><ol>{recent}</ol></details>' if recent else ""
+        recent = "".join(
+            f'<li class="{"penalty" if i["points"] < 0 else ""}"><span class="dot dot-{esc(i["player"])}"></span>'
+            f"{esc(i['player'])} <b>{i['points']:+d}</b> {esc(i['reason'])}</li>"
+            for i in reversed(log)
+        )
+        recent_html = (
+            f'<details class="td-log" open><summary>This round</summary><ol>{recent}</ol></details>' if recent else ""
+        )
         rounds: dict[int, dict[str, int]] = {}
         for i in state.score_items:
             rounds.setdefault(i["round"], {p: 0 for p in players})[i["player"]] += i["points"]
         head = "".join(f'<th scope="col"><span class="dot dot-{esc(p)}"></span>{esc(p)}</th>' for p in players)
-        body = "".join(f'<tr><th scope="row">{"earlier" if r == 0 else r}</th>'
-                       + "".join(f'<td data-round="{r}" data-player="{esc(p)}">{v[p]}</td>' for p in players) + "</tr>"
-                       for r, v in sorted(rounds.items()))
+        body = "".join(
+            f'<tr><th scope="row">{"earlier" if r == 0 else r}</th>'
+            + "".join(f'<td data-round="{r}" data-player="{esc(p)}">{v[p]}</td>' for p in players)
+            + "</tr>"
+            for r, v in sorted(rounds.items())
+        )
         totals = state.scores()
-        body += ('<tr class="total"><th scope="row">total</th>'
-                 + "".join(f'<td data-total="{esc(p)}">{totals[p]}</td>' for p in players) + "</tr>")
+        body += (
+            '<tr class="total"><th scope="row">total</th>'
+            + "".join(f'<td data-total="{esc(p)}">{totals[p]}</td>' for p in players)
+            + "</tr>"
+        )
         target = "" if solo else f" (game to {state.options.target_score})"
-        table = (f'<table class="td-rounds"><caption>Scores by round{esc(target)}</caption>'
-                 f'<thead><tr><th scope="col">round</th>{head}</tr></thead><tbody>{body}</tbody></table>')
-        return (f'<section class="td-panel" aria-label="hand and scores">{"".join(info)}{hand_html}{buttons_html}'
-                f'{others_html}{last_html}{recent_html}{table}</section>')
+        table = (
+            f'<table class="td-rounds"><caption>Scores by round{esc(target)}</caption>'
+            f'<thead><tr><th scope="col">round</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+        )
+        return (
+            f'<section class="td-panel" aria-label="hand and scores">{"".join(info)}{hand_html}{buttons_html}'
+            f"{others_html}{last_html}{recent_html}{table}</section>"
+        )
 
 
 def _rules_diagram() -> str:
     """Two tiles sharing an edge: the numbers at both ends of the shared edge match."""
     left = [(10.0, 80.0), (50.0, 10.7), (90.0, 80.0)]
     right = [(50.0, 10.7), (130.0, 10.7), (90.0, 80.0)]
-    return (f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="two tiles side by side: '
-            f'the shared edge shows 3 and 5 on both">{tile_svg(left, (2, 3, 5), "rd-tile", 14)}'
-            f'{tile_svg(right, (3, 1, 5), "rd-tile", 14)}<line x1="50" y1="10.7" x2="90" y2="80" class="rd-line"/>'
-            f'<text x="142" y="40" class="rd-text">edges and</text><text x="142" y="60" class="rd-text">corners '
-            f'match</text></svg>')
+    return (
+        f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="two tiles side by side: '
+        f'the shared edge shows 3 and 5 on both">{tile_svg(left, (2, 3, 5), "rd-tile", 14)}'
+        f'{tile_svg(right, (3, 1, 5), "rd-tile", 14)}<line x1="50" y1="10.7" x2="90" y2="80" class="rd-line"/>'
+        f'<text x="142" y="40" class="rd-text">edges and</text><text x="142" y="60" class="rd-text">corners '
+        f"match</text></svg>"
+    )
 
 
 RULES = (

@@ -93,24 +93,38 @@ class Zoom:
         """viewBox and the data-* attributes zoom.js reads (and the class it toggles)."""
         left, top = fit.cx - fit.width / 2, fit.cy - fit.height / 2
         extra = (f' data-zoom-tap="{self.tap:g}"' if self.tap else "") + (" data-zoom-wheel" if self.wheel else "")
-        return (f'viewBox="{self.view(ui, fit).view_box}" data-zoom data-zoom-max="{self.most:g}" '
-                f'data-fit="{left:.1f} {top:.1f} {fit.width:.1f} {fit.height:.1f}"{extra}')
+        return (
+            f'viewBox="{self.view(ui, fit).view_box}" data-zoom data-zoom-max="{self.most:g}" '
+            f'data-fit="{left:.1f} {top:.1f} {fit.width:.1f} {fit.height:.1f}"{extra}'
+        )
 
     def svg_class(self, ui: dict[str, Any], fit: Frame) -> str:
         return " zoomed" if self.zoomed(ui, fit) else ""
 
-    def controls(self, ui: dict[str, Any], fit: Frame, what: str = "the board",
-                 zoom_attr: str = 'data-board-action="zoom"', view_attr: str = 'data-board-action="view"') -> str:
+    def controls(
+        self,
+        ui: dict[str, Any],
+        fit: Frame,
+        what: str = "the board",
+        zoom_attr: str = 'data-board-action="zoom"',
+        view_attr: str = 'data-board-action="view"',
+    ) -> str:
         """+, − and whole-board buttons over the board's corner, and zoom.js's hidden commit button
         (`zoom_attr` and `view_attr` name the page's action for each: a board's, or the scan screen's)."""
         now = self.view(ui, fit)
         closest = now.width <= fit.width / self.most * 1.01
         whole = now.width >= fit.width * 0.99
-        buttons = (("in", "+", f"zoom in on {what}", closest), ("out", "−", "zoom out", whole),
-                   ("fit", "⤢", f"show all of {what}", whole))
+        buttons = (
+            ("in", "+", f"zoom in on {what}", closest),
+            ("out", "−", "zoom out", whole),
+            ("fit", "⤢", f"show all of {what}", whole),
+        )
         html = "".join(
             f'<button type="button" class="zoom-{value}" {zoom_attr} data-value="{value}" '
             f'aria-label="{esc(label)}" title="{esc(label)}"{" disabled" if off else ""}>{text}</button>'
-            for value, text, label, off in buttons)
-        return (f'<div class="zoom-controls" role="group" aria-label="zoom">{html}'
-                f'<button type="button" hidden {view_attr} data-zoom-commit data-value=""></button></div>')
+            for value, text, label, off in buttons
+        )
+        return (
+            f'<div class="zoom-controls" role="group" aria-label="zoom">{html}'
+            f'<button type="button" hidden {view_attr} data-zoom-commit data-value=""></button></div>'
+        )

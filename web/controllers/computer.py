@@ -159,9 +159,16 @@ class ComputerPlayers:
         if played is None:
             return
         # each computer move in window.stonesAIMoves (page clock, performance.now) for bench/web.py
-        entry = js_object({"move": played, "ms": (time.monotonic() - started) * 1000, "asked_at": asked_at,
-                           "search_s": answer.get("seconds"), "arrived_at": arrived_at,
-                           "drawn_at": window.performance.now()})
+        entry = js_object(
+            {
+                "move": played,
+                "ms": (time.monotonic() - started) * 1000,
+                "asked_at": asked_at,
+                "search_s": answer.get("seconds"),
+                "arrived_at": arrived_at,
+                "drawn_at": window.performance.now(),
+            }
+        )
         window.stonesAIMoves.push(entry)
 
         def painted() -> None:

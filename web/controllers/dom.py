@@ -18,8 +18,7 @@ def js_object(data: dict[str, Any]) -> Any:
 
 def after_paint(callback: Any) -> None:
     """Call `callback()` once the next frame is painted (a task after that frame's animation callbacks)."""
-    window.requestAnimationFrame(create_once_callable(
-        lambda *_: window.setTimeout(create_once_callable(callback), 0)))
+    window.requestAnimationFrame(create_once_callable(lambda *_: window.setTimeout(create_once_callable(callback), 0)))
 
 
 def next_frame(callback: Any) -> None:

@@ -96,8 +96,16 @@ class Page:
         self.bump()
         memory = self.setup_memory.get(game_id, {})
         seed = memory.get("seed", random.randrange(1, 1_000_000))
-        self.new_screen(pages.setup(game_id, memory.get("options"), memory.get("seats"), seed, error,
-                                    memory.get("think", pages.THINK_DEFAULT)))
+        self.new_screen(
+            pages.setup(
+                game_id,
+                memory.get("options"),
+                memory.get("seats"),
+                seed,
+                error,
+                memory.get("think", pages.THINK_DEFAULT),
+            )
+        )
         if self.by_keyboard:  # the keyboard carries on in the form; a finger or a mouse sees no focus ring
             focus_quietly(el("match"))
 
@@ -360,8 +368,12 @@ class Page:
             if node.hasAttribute("data-target") and self.screen == "play" and self.session:
                 self.on_target(node.getAttribute("data-target"))
             elif node.hasAttribute("data-board-action") and self.session:
-                self.session.board.action(self.session.shown_state(), node.getAttribute("data-board-action"),
-                                          node.getAttribute("data-value") or "", self.session.ui)
+                self.session.board.action(
+                    self.session.shown_state(),
+                    node.getAttribute("data-board-action"),
+                    node.getAttribute("data-value") or "",
+                    self.session.ui,
+                )
                 self.render_play()
             elif node.hasAttribute("data-action"):
                 event.preventDefault()

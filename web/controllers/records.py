@@ -18,8 +18,7 @@ LINK_LIFETIME_MS = 10_000  # the download's object URL outlives the click that s
 def export_game(session: Session) -> str:
     """Download the game as `stones-<game>-<time>.json`; what to tell the person."""
     text = json.dumps(session.to_record(), indent=1)
-    blob = window.Blob.new(to_js([text]), to_js({"type": "application/json"},
-                                                dict_converter=window.Object.fromEntries))
+    blob = window.Blob.new(to_js([text]), to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries))
     url = window.URL.createObjectURL(blob)
     link = document.createElement("a")
     link.href = url

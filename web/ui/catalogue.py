@@ -36,8 +36,15 @@ def describe_games() -> list[dict[str, Any]]:
             info = get_game(game_id).describe()
             out.append({"id": game_id, "title": info["title"], "summary": summary_of(info["rules"]), "ready": True})
         except Exception as exc:  # a module being written must not take the page down
-            out.append({"id": game_id, "title": title_of(game_id), "summary": "", "ready": False,
-                        "why": f"{type(exc).__name__}: {exc}"})
+            out.append(
+                {
+                    "id": game_id,
+                    "title": title_of(game_id),
+                    "summary": "",
+                    "ready": False,
+                    "why": f"{type(exc).__name__}: {exc}",
+                }
+            )
     return out
 
 

@@ -20,22 +20,28 @@ def home(saved: dict[str, Any] | None = None) -> str:
             cards.append(
                 f'<li><button type="button" class="game-card" data-action="pick" data-game="{g["id"]}">'
                 f'<span class="game-title">{esc(g["title"])}</span><span class="game-summary">{esc(summary)}</span>'
-                f'</button></li>')
+                f"</button></li>"
+            )
         else:
             cards.append(
                 f'<li><div class="game-card soon" aria-disabled="true" data-game="{g["id"]}" title="{esc(g["why"])}">'
                 f'<span class="game-title">{esc(g["title"])}</span><span class="game-summary">coming soon</span>'
-                f'</div></li>')
+                f"</div></li>"
+            )
     resume = ""
     if saved:
-        resume = (f'<p class="resume"><button type="button" class="primary" data-action="resume">'
-                  f'Continue your {esc(title_of(saved["game"]))} game ({saved["moves"]} moves)</button></p>')
-    return (f'<section class="home" aria-labelledby="home-title"><h2 id="home-title">Choose a game</h2>{resume}'
-            f'<ul class="game-list">{"".join(cards)}</ul>'
-            f'<p class="import-line">or <button type="button" class="link" data-action="import">open a saved game…</button></p>'
-            f'<p class="scan-line"><button type="button" data-action="scan">Scan a board</button> '
-            f'<span>photograph a real board: check what was read, score it or play on from it</span></p>'
-            f'</section>')
+        resume = (
+            f'<p class="resume"><button type="button" class="primary" data-action="resume">'
+            f"Continue your {esc(title_of(saved['game']))} game ({saved['moves']} moves)</button></p>"
+        )
+    return (
+        f'<section class="home" aria-labelledby="home-title"><h2 id="home-title">Choose a game</h2>{resume}'
+        f'<ul class="game-list">{"".join(cards)}</ul>'
+        f'<p class="import-line">or <button type="button" class="link" data-action="import">open a saved game…</button></p>'
+        f'<p class="scan-line"><button type="button" data-action="scan">Scan a board</button> '
+        f"<span>photograph a real board: check what was read, score it or play on from it</span></p>"
+        f"</section>"
+    )
 
 
 def message(kind: str, text: str) -> str:

@@ -45,19 +45,29 @@ def option_field(opt: dict[str, Any], value: Any) -> str:
     described = f' aria-describedby="{field_id}-help"' if opt.get("help") else ""
     if opt.get("choices"):
         choices = "".join(
-            f'<option value="{esc(c)}"{" selected" if c == value else ""}>{esc(c)}</option>' for c in opt["choices"])
+            f'<option value="{esc(c)}"{" selected" if c == value else ""}>{esc(c)}</option>' for c in opt["choices"]
+        )
         control = f'<select id="{field_id}" name="opt:{name}" data-type="{kind}"{described}>{choices}</select>'
     elif kind == "bool":
-        control = (f'<input type="checkbox" id="{field_id}" name="opt:{name}" data-type="bool"'
-                   f'{" checked" if value else ""}{described}>')
+        control = (
+            f'<input type="checkbox" id="{field_id}" name="opt:{name}" data-type="bool"'
+            f"{' checked' if value else ''}{described}>"
+        )
         return f'<div class="field check">{control}<label for="{field_id}">{esc(label)}</label>{help_text}</div>'
     elif kind == "int":
-        bounds = "".join(f' {attr}="{opt[key]}"' for attr, key in (("min", "minimum"), ("max", "maximum"))
-                         if opt.get(key) is not None)
-        control = (f'<input type="number" id="{field_id}" name="opt:{name}" data-type="int" step="1" '
-                   f'inputmode="numeric" value="{esc(value)}"{bounds}{described}>')
+        bounds = "".join(
+            f' {attr}="{opt[key]}"'
+            for attr, key in (("min", "minimum"), ("max", "maximum"))
+            if opt.get(key) is not None
+        )
+        control = (
+            f'<input type="number" id="{field_id}" name="opt:{name}" data-type="int" step="1" '
+            f'inputmode="numeric" value="{esc(value)}"{bounds}{described}>'
+        )
     else:
-        control = f'<input type="text" id="{field_id}" name="opt:{name}" data-type="{kind}" value="{esc(value)}"{described}>'
+        control = (
+            f'<input type="text" id="{field_id}" name="opt:{name}" data-type="{kind}" value="{esc(value)}"{described}>'
+        )
     return f'<div class="field"><label for="{field_id}">{esc(label)}</label>{control}{help_text}</div>'
 
 
@@ -126,8 +136,9 @@ def seat_label(kind: str, kinds: dict[str, str]) -> str:
     return SEAT_WORDS.get(kind, kinds.get(kind, kind))
 
 
-def seats_fieldset(players: list[str], seats: dict[str, str], kinds: dict[str, str] | None = None,
-                   count: str = "") -> str:
+def seats_fieldset(
+    players: list[str], seats: dict[str, str], kinds: dict[str, str] | None = None, count: str = ""
+) -> str:
     """Who plays: one choice for the usual line-ups, the player count (`count`), a menu per seat."""
     kinds = kinds or SEAT_KINDS
     chosen = match_of(seats, players, kinds)
@@ -136,12 +147,15 @@ def seats_fieldset(players: list[str], seats: dict[str, str], kinds: dict[str, s
     else:
         listed = [(key, label) for key, (label, _, _) in MATCHES.items()]
     listed.append((MATCH_CUSTOM, "Each seat as chosen below"))
-    matches = "".join(f'<option value="{key}"{" selected" if key == chosen else ""}>{esc(label)}</option>'
-                      for key, label in listed)
-    return (f'<fieldset id="seats"><legend>Who plays</legend>'
-            f'<div class="field match"><label for="match" class="sr-only">Who plays</label>'
-            f'<select id="match" name="match">{matches}</select></div>{count}'
-            f'<div class="seat-rows" id="seat-rows">{seat_rows(players, seats, kinds)}</div></fieldset>')
+    matches = "".join(
+        f'<option value="{key}"{" selected" if key == chosen else ""}>{esc(label)}</option>' for key, label in listed
+    )
+    return (
+        f'<fieldset id="seats"><legend>Who plays</legend>'
+        f'<div class="field match"><label for="match" class="sr-only">Who plays</label>'
+        f'<select id="match" name="match">{matches}</select></div>{count}'
+        f'<div class="seat-rows" id="seat-rows">{seat_rows(players, seats, kinds)}</div></fieldset>'
+    )
 
 
 def seat_rows(players: list[str], seats: dict[str, str], kinds: dict[str, str]) -> str:
@@ -149,10 +163,14 @@ def seat_rows(players: list[str], seats: dict[str, str], kinds: dict[str, str]) 
     rows = []
     for player in players:
         chosen = seats.get(player, HUMAN)
-        options = "".join(f'<option value="{k}"{" selected" if k == chosen else ""}>{esc(seat_label(k, kinds))}'
-                          f'</option>' for k in kinds)
-        rows.append(f'<div class="field seat"><label for="seat-{esc(player)}">{esc(player.capitalize())}</label>'
-                    f'<select id="seat-{esc(player)}" name="seat:{esc(player)}">{options}</select></div>')
+        options = "".join(
+            f'<option value="{k}"{" selected" if k == chosen else ""}>{esc(seat_label(k, kinds))}</option>'
+            for k in kinds
+        )
+        rows.append(
+            f'<div class="field seat"><label for="seat-{esc(player)}">{esc(player.capitalize())}</label>'
+            f'<select id="seat-{esc(player)}" name="seat:{esc(player)}">{options}</select></div>'
+        )
     return "".join(rows)
 
 
@@ -166,22 +184,32 @@ def players_field(game_id: str, options: dict[str, Any]) -> str:
 
 def think_field(seconds: float) -> str:
     low, high = THINK_RANGE
-    return (f'<div class="field"><label for="think">Computer\'s time per move (seconds)</label>'
-            f'<input type="number" id="think" name="think" value="{seconds:g}" min="{low:g}" max="{high:g}" step="0.1" '
-            f'inputmode="decimal" aria-describedby="think-help"><small id="think-help">how long a computer player, '
-            f'or a hint, may think about one move</small></div>')
+    return (
+        f'<div class="field"><label for="think">Computer\'s time per move (seconds)</label>'
+        f'<input type="number" id="think" name="think" value="{seconds:g}" min="{low:g}" max="{high:g}" step="0.1" '
+        f'inputmode="decimal" aria-describedby="think-help"><small id="think-help">how long a computer player, '
+        f"or a hint, may think about one move</small></div>"
+    )
 
 
 def seed_fieldset(seed: int) -> str:
     """The seed, for games with chance only."""
-    return (f'<fieldset><legend>Chance</legend><div class="field"><label for="seed">Seed</label>'
-            f'<input type="number" id="seed" name="seed" value="{seed}" step="1" inputmode="numeric" '
-            f'aria-describedby="seed-help"><small id="seed-help">the same seed deals the same draws and rolls'
-            f'</small></div></fieldset>')
+    return (
+        f'<fieldset><legend>Chance</legend><div class="field"><label for="seed">Seed</label>'
+        f'<input type="number" id="seed" name="seed" value="{seed}" step="1" inputmode="numeric" '
+        f'aria-describedby="seed-help"><small id="seed-help">the same seed deals the same draws and rolls'
+        f"</small></div></fieldset>"
+    )
 
 
-def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str] | None, seed: int, error: str = "",
-          think_seconds: float = THINK_DEFAULT) -> str:
+def setup(
+    game_id: str,
+    options: dict[str, Any] | None,
+    seats: dict[str, str] | None,
+    seed: int,
+    error: str = "",
+    think_seconds: float = THINK_DEFAULT,
+) -> str:
     """The set-up: who plays first (the usual line-ups, each seat), then More options, then how to play."""
     game = get_game(game_id)
     info = game.describe()
@@ -206,15 +234,15 @@ def setup(game_id: str, options: dict[str, Any] | None, seats: dict[str, str] | 
         f'<form id="setup" data-game="{game_id}" novalidate>'
         f'<div id="seats-wrap">{seats_fieldset(players, seats, kinds, count)}</div>'
         f'<details class="more-options" id="more-options"><summary>More options</summary>'
-        f'<fieldset><legend>Rules</legend>{rules or "<p>This game has no rule switches.</p>"}</fieldset>'
-        f'<fieldset><legend>Computer players</legend>{think_field(think_seconds)}</fieldset>'
+        f"<fieldset><legend>Rules</legend>{rules or '<p>This game has no rule switches.</p>'}</fieldset>"
+        f"<fieldset><legend>Computer players</legend>{think_field(think_seconds)}</fieldset>"
         f'<div id="seed-wrap">{seed_fieldset(seed) if chance else ""}</div></details>'
         f'<p class="form-error" id="setup-error" role="alert">{esc(error)}</p>'
         f'<div class="buttons"><button type="button" data-action="home">Back</button>'
         f'<button type="submit" class="primary" data-action="start">Start the game</button></div>'
-        f'</form>'
+        f"</form>"
         f'<section class="how-to-play" aria-labelledby="how-title"><h3 id="how-title">How to play</h3>'
-        f'{board.rules()}</section></section>'
+        f"{board.rules()}</section></section>"
     )
 
 
@@ -228,7 +256,7 @@ def play_frame(session: Session, key_help: str) -> str:
     return (
         f'<section class="play" data-game="{game.id}" aria-label="{esc(game.title)}">'
         f'<div class="status-bar" id="status-bar"><div class="status" id="status" role="status" aria-live="polite">'
-        f'</div></div>'
+        f"</div></div>"
         f'<div class="message" id="message" role="alert" aria-live="assertive"></div>'
         f'<div class="layout"><div class="board-area" id="board-area">'
         f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div></div>'
@@ -240,7 +268,7 @@ def play_frame(session: Session, key_help: str) -> str:
         f'<details class="rules" id="rules"><summary>How to play {esc(game.title)}</summary>'
         f'<div class="rules-body">{session.board.rules()}</div>'
         f'<p class="keys"><strong>Keyboard:</strong> {esc(keys)}.</p></details>'
-        f'</aside></div></section>'
+        f"</aside></div></section>"
     )
 
 
@@ -263,13 +291,17 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
     past = session.viewing is not None
     outcome = shown.outcome()
     if past:
-        turn = (f'<p class="turn viewing-note" data-viewing="{session.viewing}">{esc(viewing_words(session))}</p>'
-                f'<div class="viewing-actions">'
-                f'<button type="button" data-action="live" class="primary">Back to the game</button>'
-                f'<button type="button" data-action="continue">Continue from here</button></div>')
+        turn = (
+            f'<p class="turn viewing-note" data-viewing="{session.viewing}">{esc(viewing_words(session))}</p>'
+            f'<div class="viewing-actions">'
+            f'<button type="button" data-action="live" class="primary">Back to the game</button>'
+            f'<button type="button" data-action="continue">Continue from here</button></div>'
+        )
     elif outcome is not None:
-        turn = (f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}" '
-                f'data-termination="{outcome.termination.value}">Game over. {esc(ending(outcome))}</p>')
+        turn = (
+            f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}" '
+            f'data-termination="{outcome.termination.value}">Game over. {esc(ending(outcome))}</p>'
+        )
     elif shown.current_player == CHANCE:
         turn = '<p class="turn">Drawing…</p>'
     else:
@@ -278,41 +310,68 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
         who = "" if seat == HUMAN else f" — {session.seat_label(player)}"
         busy = ""
         if session.thinking == "move" and seat != HUMAN:
-            busy = (f' <span class="thinking" data-thinking="{esc(player)}"><span class="spinner small" aria-hidden="true">'
-                    f'</span>{esc(AI_NOTES.get(ai_state, AI_NOTES["ready"]))}</span>')
-        turn = (f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>'
-                f'{esc(name_of(player))} to play{esc(who)}{busy}</p>')
+            busy = (
+                f' <span class="thinking" data-thinking="{esc(player)}"><span class="spinner small" aria-hidden="true">'
+                f"</span>{esc(AI_NOTES.get(ai_state, AI_NOTES['ready']))}</span>"
+            )
+        turn = (
+            f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>'
+            f"{esc(name_of(player))} to play{esc(who)}{busy}</p>"
+        )
     tally, unit = board.tally(shown)
     items = " ".join(
         f'<span class="score-item" data-player="{esc(p)}" title="{esc(name_of(p))}: {value} {esc(unit)}">'
         f'<span class="dot dot-{esc(p)}" aria-hidden="true"></span><span class="who">{esc(name_of(p))}</span> '
-        f'<b class="score" data-score="{esc(p)}">{value}</b></span>' for p, value in tally.items())
+        f'<b class="score" data-score="{esc(p)}">{value}</b></span>'
+        for p, value in tally.items()
+    )
     note = board.status_note(shown, past)
     clock = ""
     if clock_now:
-        clock = '<p class="clocks">' + " ".join(
-            f'<span class="clock{" running" if p == shown.current_player and outcome is None and not past else ""}" '
-            f'data-clock="{esc(p)}">{esc(p)} {fmt_clock(t)}</span>' for p, t in clock_now.items()) + "</p>"
-    return (f'{turn}<p class="scores"><span class="unit">{esc(unit.capitalize())}:</span> {items}</p>'
-            f'{f"<p class=status-note>{note}</p>" if note else ""}{clock}')
+        clock = (
+            '<p class="clocks">'
+            + " ".join(
+                f'<span class="clock{" running" if p == shown.current_player and outcome is None and not past else ""}" '
+                f'data-clock="{esc(p)}">{esc(p)} {fmt_clock(t)}</span>'
+                for p, t in clock_now.items()
+            )
+            + "</p>"
+        )
+    return (
+        f'{turn}<p class="scores"><span class="unit">{esc(unit.capitalize())}:</span> {items}</p>'
+        f"{f'<p class=status-note>{note}</p>' if note else ''}{clock}"
+    )
 
 
 def toolbar(session: Session) -> str:
     """Hint, Undo and Redo, and the less used actions in a menu: one row on a phone."""
+
     def button(action: str, label: str, enabled: bool = True, key: str = "", role: str = "") -> str:
         shortcut = f' aria-keyshortcuts="{key}"' if key else ""
         kind = f' role="{role}"' if role else ""
-        return (f'<button type="button" data-action="{action}"{"" if enabled else " disabled"}{shortcut}{kind}>'
-                f'{esc(label)}</button>')
-    menu = "".join([button("new", "New game", role="menuitem"), button("export", "Export this game", role="menuitem"),
-                    button("import", "Open a saved game…", role="menuitem")])
-    return "".join([
-        button("hint", "Hint", session.viewing is None and session.human_to_move() and session.thinking is None, "H"),
-        button("undo", "Undo", session.can_undo(), "U"),
-        button("redo", "Redo", session.can_redo(), "R"),
-        f'<details class="menu" id="game-menu"><summary aria-label="more actions">More</summary>'
-        f'<div class="menu-list" role="menu">{menu}</div></details>',
-    ])
+        return (
+            f'<button type="button" data-action="{action}"{"" if enabled else " disabled"}{shortcut}{kind}>'
+            f"{esc(label)}</button>"
+        )
+
+    menu = "".join(
+        [
+            button("new", "New game", role="menuitem"),
+            button("export", "Export this game", role="menuitem"),
+            button("import", "Open a saved game…", role="menuitem"),
+        ]
+    )
+    return "".join(
+        [
+            button(
+                "hint", "Hint", session.viewing is None and session.human_to_move() and session.thinking is None, "H"
+            ),
+            button("undo", "Undo", session.can_undo(), "U"),
+            button("redo", "Redo", session.can_redo(), "R"),
+            f'<details class="menu" id="game-menu"><summary aria-label="more actions">More</summary>'
+            f'<div class="menu-list" role="menu">{menu}</div></details>',
+        ]
+    )
 
 
 def hint_box(session: Session, ai_state: str = "ready") -> str:
@@ -324,27 +383,31 @@ def hint_box(session: Session, ai_state: str = "ready") -> str:
     if hint is None or session.viewing is not None:
         return ""
     if hint.get("win_chance") is not None:
-        how = f'about {round(100 * hint["win_chance"])}% to win'
+        how = f"about {round(100 * hint['win_chance'])}% to win"
     elif hint.get("margin") is not None:
-        how = f'expected margin {"+" if hint["margin"] >= 0 else "−"}{abs(hint["margin"]):.1f} points'
+        how = f"expected margin {'+' if hint['margin'] >= 0 else '−'}{abs(hint['margin']):.1f} points"
     else:
         how = ""
     how = how or hint.get("text", "")
-    return (f'<p class="hint-found" data-hint="{esc(hint["move"])}"><strong>Hint:</strong> play '
-            f'<b class="hint-move">{esc(hint["move"])}</b>{f" — {esc(how)}" if how else ""}</p>')
+    return (
+        f'<p class="hint-found" data-hint="{esc(hint["move"])}"><strong>Hint:</strong> play '
+        f'<b class="hint-move">{esc(hint["move"])}</b>{f" — {esc(how)}" if how else ""}</p>'
+    )
 
 
 def ai_problem(reason: str, seconds: float) -> str:
     """The worker failed: say why, and offer the way on (try again, or think on this page)."""
-    return (f'<div class="ai-problem" data-ai-problem="1"><p class="msg msg-warn">The computer player cannot '
-            f'think in the background: {esc(reason)}.</p><div class="buttons">'
-            f'<button type="button" class="primary" data-action="ai-here">Let this page think '
-            f'(it is busy about {seconds:g} s a move)</button>'
-            f'<button type="button" data-action="ai-retry">Try the background player again</button></div></div>')
+    return (
+        f'<div class="ai-problem" data-ai-problem="1"><p class="msg msg-warn">The computer player cannot '
+        f'think in the background: {esc(reason)}.</p><div class="buttons">'
+        f'<button type="button" class="primary" data-action="ai-here">Let this page think '
+        f"(it is busy about {seconds:g} s a move)</button>"
+        f'<button type="button" data-action="ai-retry">Try the background player again</button></div></div>'
+    )
 
 
 def viewing_words(session: Session) -> str:
-    """"Viewing move 12 of 40", numbered as the move list numbers the players' moves."""
+    """ "Viewing move 12 of 40", numbered as the move list numbers the players' moves."""
     shown, last = session.move_number(session.viewing or 0), session.move_number(session.state.ply)
     return "Viewing the start" if shown == 0 else f"Viewing move {shown} of {last}"
 
@@ -360,8 +423,11 @@ def moves(session: Session) -> str:
     """The move list: number, who and the move in words (what chance brought first, small), the notation."""
     rows = session.move_rows()
     shown_ply = session.state.ply if session.viewing is None else session.viewing
-    items = [_move_item(0, '<span class="num"></span><span class="words">Start</span>', shown_ply == 0,
-                        "the starting position")]
+    items = [
+        _move_item(
+            0, '<span class="num"></span><span class="words">Start</span>', shown_ply == 0, "the starting position"
+        )
+    ]
     for row in rows:
         seen = [session.board.public_text(c) for c in row["chance"]]  # no dealt hands, no drawn tiles
         chance = "".join(f'<span class="chance">{esc(c)}</span>' for c in seen)
@@ -370,14 +436,18 @@ def moves(session: Session) -> str:
             text = ", ".join(seen)
         else:
             who = name_of(row["player"])
-            label = (f'<span class="num">{row["number"]}.</span><span class="words"><b>{esc(who)}</b> '
-                     f'{esc(row["words"])}{chance}</span><span class="mv">{esc(row["move"])}</span>')
-            text = f'move {row["number"]}, {who}: {row["words"]} ({row["move"]})'
+            label = (
+                f'<span class="num">{row["number"]}.</span><span class="words"><b>{esc(who)}</b> '
+                f'{esc(row["words"])}{chance}</span><span class="mv">{esc(row["move"])}</span>'
+            )
+            text = f"move {row['number']}, {who}: {row['words']} ({row['move']})"
         items.append(_move_item(row["ply"], label, row["ply"] == shown_ply, text))
     return "".join(items)
 
 
 def _move_item(ply: int, label: str, current: bool, text: str) -> str:
     cur = ' aria-current="step"' if current else ""
-    return (f'<li{" class=current" if current else ""}><button type="button" data-action="view" data-ply="{ply}"'
-            f'{cur} aria-label="{esc(text)}">{label}</button></li>')
+    return (
+        f'<li{" class=current" if current else ""}><button type="button" data-action="view" data-ply="{ply}"'
+        f'{cur} aria-label="{esc(text)}">{label}</button></li>'
+    )

@@ -35,14 +35,16 @@ SCAN_GAMES = ("three-stones", "morris", "rings", "sage-stones")  # the boards th
 NOT_SCANNED = {  # the games it does not read yet, and why, in a player's words
     "triple-domino": "not yet: its tiles lie anywhere on the table, in any shape, so there is no board to find",
 }
-LOW_CONFIDENCE = 0.8   # below this a location is marked "to check"
-MARK_SHARE = 0.4       # a marker's radius as a share of the distance to the nearest other location
-FINGER = 44.0          # CSS px a location's hit area needs
-PHONE_WIDTH = 380.0    # CSS px a phone shows the photo across: how far a tap zooms so locations reach FINGER
-API = "./api/read"     # same origin as the page: the companion serves both
+LOW_CONFIDENCE = 0.8  # below this a location is marked "to check"
+MARK_SHARE = 0.4  # a marker's radius as a share of the distance to the nearest other location
+FINGER = 44.0  # CSS px a location's hit area needs
+PHONE_WIDTH = 380.0  # CSS px a phone shows the photo across: how far a tap zooms so locations reach FINGER
+API = "./api/read"  # same origin as the page: the companion serves both
 FILE_INPUTS = ("scan-camera", "scan-file")
-COMPANION_MISSING = ("The scanner runs on the computer that started Stones; open this page from there "
-                     "(a phone on the same Wi-Fi: the address that computer shows).")
+COMPANION_MISSING = (
+    "The scanner runs on the computer that started Stones; open this page from there "
+    "(a phone on the same Wi-Fi: the address that computer shows)."
+)
 COMPANION_HOW = "On that computer: ./stones start --lan prints the address for a phone."
 ASSUMED_WORDS = {  # what the engine assumed for a position from a photo (its key), as a sentence
     "in_hand": "Stones in hand were counted from the board, as if none had been taken yet.",
@@ -62,8 +64,11 @@ HINTS = {  # what to do next, by the companion's error code
     "too_small": "Take the photo closer to the board.",
     "unsupported_game": "Choose one of the games above.",
 }
-ITEM_WORDS = {"three-stones": ("triple", "triples"), "morris": ("closed mill", "closed mills"),
-              "rings": ("circle held", "circles held")}  # sage-stones: its items are the stones, shown as the count
+ITEM_WORDS = {
+    "three-stones": ("triple", "triples"),
+    "morris": ("closed mill", "closed mills"),
+    "rings": ("circle held", "circles held"),
+}  # sage-stones: its items are the stones, shown as the count
 
 
 class ScanError(Exception):
@@ -80,13 +85,13 @@ class ScanReading:
     """The companion's reading of one photo plus the corrections made on screen."""
 
     game: str
-    read: dict[str, str | None]                 # as the companion read it
+    read: dict[str, str | None]  # as the companion read it
     confidence: dict[str, float]
-    points: dict[str, tuple[float, float]]      # location -> (x, y) in the shown photo's pixels
-    size: tuple[float, float]                   # the shown photo's (width, height)
+    points: dict[str, tuple[float, float]]  # location -> (x, y) in the shown photo's pixels
+    size: tuple[float, float]  # the shown photo's (width, height)
     seconds: float = 0.0
     cells: dict[str, str | None] = field(default_factory=dict)  # as corrected
-    checked: set[str] = field(default_factory=set)             # locations a person has set
+    checked: set[str] = field(default_factory=set)  # locations a person has set
 
     def __post_init__(self) -> None:
         if not self.cells:
@@ -118,8 +123,14 @@ class ScanReading:
             sure = {loc: float(confidence.get(loc, 0.0)) for loc in locations}
         except (TypeError, ValueError, IndexError):
             raise ScanError("the companion's answer holds a malformed point or confidence") from None
-        return cls(game=game, read={loc: cells[loc] for loc in locations}, confidence=sure, points=where,
-                   size=(float(size[0]), float(size[1])), seconds=float(answer.get("seconds") or 0.0))
+        return cls(
+            game=game,
+            read={loc: cells[loc] for loc in locations},
+            confidence=sure,
+            points=where,
+            size=(float(size[0]), float(size[1])),
+            seconds=float(answer.get("seconds") or 0.0),
+        )
 
     # ----- corrections ---------------------------------------------------------------------
     def colour_choices(self) -> list[str | None]:
@@ -259,37 +270,44 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
     """Choose the game, then take or choose a photo; says up front when the companion is missing."""
     choices = "".join(
         f'<label class="scan-game"><input type="radio" name="scan-game" value="{g}"{" checked" if g == game else ""}>'
-        f' {esc(get_game(g).title)}</label>' for g in games)
+        f" {esc(get_game(g).title)}</label>"
+        for g in games
+    )
     choices += "".join(
         f'<p class="scan-game not-scanned" data-not-scanned="{g}"><input type="radio" name="scan-game" value="{g}" '
         f'disabled aria-describedby="why-{g}"> {esc(get_game(g).title)}: <span id="why-{g}">{esc(why)}</span></p>'
-        for g, why in NOT_SCANNED.items())
+        for g, why in NOT_SCANNED.items()
+    )
     if companion is None:
         status = '<p class="scan-status" id="scan-status" data-companion="checking">Looking for the companion…</p>'
     elif companion:
-        status = ('<p class="scan-status" id="scan-status" data-companion="ready">The companion is ready: '
-                  'take the photo from above, the whole board in view.</p>')
+        status = (
+            '<p class="scan-status" id="scan-status" data-companion="ready">The companion is ready: '
+            "take the photo from above, the whole board in view.</p>"
+        )
     else:
-        status = (f'<div class="scan-status missing" id="scan-status" data-companion="missing" role="alert">'
-                  f'<p>{esc(COMPANION_MISSING)}</p>'
-                  f'<details class="scan-how"><summary>Running Stones yourself?</summary>'
-                  f'<p>{_commands(COMPANION_HOW)}</p></details>'
-                  f'<button type="button" data-action="scan-recheck">Check again</button></div>')
+        status = (
+            f'<div class="scan-status missing" id="scan-status" data-companion="missing" role="alert">'
+            f"<p>{esc(COMPANION_MISSING)}</p>"
+            f'<details class="scan-how"><summary>Running Stones yourself?</summary>'
+            f"<p>{_commands(COMPANION_HOW)}</p></details>"
+            f'<button type="button" data-action="scan-recheck">Check again</button></div>'
+        )
     off = "" if companion else " disabled"
     fail = f'<p class="msg msg-error" id="scan-error" role="alert">{_commands(error)}</p>' if error else ""
     return (
         f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan a board</h2>'
         f'<p class="rules-text">Photograph a real board: the scanner on the computer that started Stones reads '
-        f'it, you check what it read, then score it or play on from it here.</p>'
+        f"it, you check what it read, then score it or play on from it here.</p>"
         f'<fieldset class="scan-games"><legend>Which game?</legend>{choices}</fieldset>'
-        f'{status}{fail}'
+        f"{status}{fail}"
         f'<div class="buttons scan-buttons">'
         f'<button type="button" class="primary" data-action="scan-camera" aria-describedby="scan-status"{off}>Take a photo</button>'
         f'<button type="button" data-action="scan-file" aria-describedby="scan-status"{off}>Choose a photo file</button>'
         f'<button type="button" data-action="home">Back</button></div>'
         f'<input type="file" id="scan-camera" accept="image/*" capture="environment" hidden>'
         f'<input type="file" id="scan-file" accept="image/*" hidden>'
-        f'</section>'
+        f"</section>"
     )
 
 
@@ -297,7 +315,7 @@ def reading_html(game: str, photo_url: str) -> str:
     return (
         f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan: {esc(get_game(game).title)}</h2>'
         f'<div class="scan-reading" role="status"><div class="spinner" aria-hidden="true"></div>'
-        f'<p>Reading the board…</p></div>'
+        f"<p>Reading the board…</p></div>"
         f'<div class="scan-photo waiting"><img src="{esc(photo_url)}" alt="your photo"></div></section>'
     )
 
@@ -320,8 +338,10 @@ def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] 
     spacing = reading.spacing
     parts = []
     if photo_url:
-        parts.append(f'<image class="scan-image" href="{esc(photo_url)}" x="0" y="0" width="{width:g}" '
-                     f'height="{height:g}" preserveAspectRatio="none"/>')
+        parts.append(
+            f'<image class="scan-image" href="{esc(photo_url)}" x="0" y="0" width="{width:g}" '
+            f'height="{height:g}" preserveAspectRatio="none"/>'
+        )
     for loc, (x, y) in reading.points.items():
         colour = reading.cells[loc]
         radius = MARK_SHARE * spacing[loc]
@@ -343,12 +363,15 @@ def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] 
         parts.append(
             f'<g class="{" ".join(classes)}" transform="translate({x:.1f} {y:.1f})" data-action="scan-cell" '
             f'data-cell="{esc(loc)}" data-colour="{colour_name(colour)}" role="button" tabindex="0" '
-            f'aria-haspopup="dialog" aria-label="{esc(loc)}: {colour_name(colour)}, {state}">{"".join(marks)}</g>')
+            f'aria-haspopup="dialog" aria-label="{esc(loc)}: {colour_name(colour)}, {state}">{"".join(marks)}</g>'
+        )
     zoom, fit = scan_zoom(reading), photo_frame(reading)
     ui = view if view is not None else {}
-    return (f'<svg class="scan-overlay{zoom.svg_class(ui, fit)}" id="scan-overlay" {zoom.svg_attributes(ui, fit)} '
-            f'preserveAspectRatio="none" role="group" aria-label="your photo and the board as read: '
-            f'tap a location to set what is there">{"".join(parts)}</svg>')
+    return (
+        f'<svg class="scan-overlay{zoom.svg_class(ui, fit)}" id="scan-overlay" {zoom.svg_attributes(ui, fit)} '
+        f'preserveAspectRatio="none" role="group" aria-label="your photo and the board as read: '
+        f'tap a location to set what is there">{"".join(parts)}</svg>'
+    )
 
 
 def palette_html(reading: ScanReading, location: str, view: dict[str, Any] | None = None) -> str:
@@ -361,48 +384,64 @@ def palette_html(reading: ScanReading, location: str, view: dict[str, Any] | Non
     choices = "".join(
         f'<button type="button" class="choice" data-action="scan-set" data-cell="{esc(location)}" '
         f'data-colour="{colour_name(c)}" aria-pressed="{"true" if c == now else "false"}">'
-        f'{_dot(c) if c else "<span class=dot-empty></span>"}{esc(colour_name(c))}</button>'
-        for c in reading.colour_choices())
-    return (f'<div class="scan-palette {"above" if top > 50 else "below"}" id="scan-palette" role="dialog" '
-            f'aria-label="{esc(location)}: what is there?" data-cell="{esc(location)}" '
-            f'style="left:{left:.1f}%;top:{top:.1f}%"><p>{esc(location)}: what is there?</p>'
-            f'<div class="choices">{choices}</div>'
-            f'<button type="button" class="close" data-action="scan-close" aria-label="close">✕</button></div>')
+        f"{_dot(c) if c else '<span class=dot-empty></span>'}{esc(colour_name(c))}</button>"
+        for c in reading.colour_choices()
+    )
+    return (
+        f'<div class="scan-palette {"above" if top > 50 else "below"}" id="scan-palette" role="dialog" '
+        f'aria-label="{esc(location)}: what is there?" data-cell="{esc(location)}" '
+        f'style="left:{left:.1f}%;top:{top:.1f}%"><p>{esc(location)}: what is there?</p>'
+        f'<div class="choices">{choices}</div>'
+        f'<button type="button" class="close" data-action="scan-close" aria-label="close">✕</button></div>'
+    )
 
 
-def photo_html(reading: ScanReading, photo_url: str, view: dict[str, Any] | None = None,
-               picking: str | None = None) -> str:
+def photo_html(
+    reading: ScanReading, photo_url: str, view: dict[str, Any] | None = None, picking: str | None = None
+) -> str:
     """What the photo box holds: the photo with the reading, its zoom buttons, a location's palette."""
     zoom, fit = scan_zoom(reading), photo_frame(reading)
-    controls = zoom.controls(view or {}, fit, "the photo", zoom_attr='data-action="scan-zoom"',
-                             view_attr='data-action="scan-view"')
+    controls = zoom.controls(
+        view or {}, fit, "the photo", zoom_attr='data-action="scan-zoom"', view_attr='data-action="scan-view"'
+    )
     palette = palette_html(reading, picking, view) if picking in reading.cells else ""
-    return f'{overlay_svg(reading, photo_url, view)}{controls}{palette}'
+    return f"{overlay_svg(reading, photo_url, view)}{controls}{palette}"
 
 
-def side_html(reading: ScanReading, score: dict[str, Any] | None = None, message: tuple[str, str] = ("", ""),
-              to_move: str | None = None) -> str:
+def side_html(
+    reading: ScanReading,
+    score: dict[str, Any] | None = None,
+    message: tuple[str, str] = ("", ""),
+    to_move: str | None = None,
+) -> str:
     """Beside the photo: what is left to check, the counts, who moves next, the actions, the score."""
     doubtful = len(reading.to_check())
     if doubtful:
-        check = (f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> '
-                 f'{doubtful} {"cell" if doubtful == 1 else "cells"} to check</p>')
+        check = (
+            f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> '
+            f"{doubtful} {'cell' if doubtful == 1 else 'cells'} to check</p>"
+        )
     else:
         check = '<p class="scan-count" data-to-check="0">Every location read with confidence.</p>'
-    counts = " · ".join(f'<span class="count">{_dot(c) if c != "empty" else ""}{n} {esc(c)}</span>'
-                        for c, n in reading.counts().items())
+    counts = " · ".join(
+        f'<span class="count">{_dot(c) if c != "empty" else ""}{n} {esc(c)}</span>' for c, n in reading.counts().items()
+    )
     fixed = len(reading.corrected())
     fixed_note = f' <span class="small">({fixed} corrected)</span>' if fixed else ""
     kind, text = message
     note = f'<p class="msg msg-{esc(kind)}">{esc(text)}</p>' if text else ""
-    took = f' Read in {reading.seconds:.1f} s.' if reading.seconds else ""
+    took = f" Read in {reading.seconds:.1f} s." if reading.seconds else ""
     sides, guess = reading.movers()
     chosen = to_move if to_move in sides else guess
-    movers = "".join(f'<option value="{esc(c)}"{" selected" if c == chosen else ""}>{esc(c.capitalize())}</option>'
-                     for c in sides)
-    ask = (f'<div class="field scan-to-move"><label for="scan-to-move">Who moves next?</label>'
-           f'<select id="scan-to-move">{movers}</select><small>a photo cannot show whose turn it was</small></div>'
-           if sides else "")
+    movers = "".join(
+        f'<option value="{esc(c)}"{" selected" if c == chosen else ""}>{esc(c.capitalize())}</option>' for c in sides
+    )
+    ask = (
+        f'<div class="field scan-to-move"><label for="scan-to-move">Who moves next?</label>'
+        f'<select id="scan-to-move">{movers}</select><small>a photo cannot show whose turn it was</small></div>'
+        if sides
+        else ""
+    )
     return (
         f'{check}<p class="scan-counts">{counts}{fixed_note}</p>'
         f'<p class="small">Tap a location to set what is there (on a crowded board the first tap zooms in).{took}</p>'
@@ -415,9 +454,15 @@ def side_html(reading: ScanReading, score: dict[str, Any] | None = None, message
     )
 
 
-def result_html(reading: ScanReading, photo_url: str, score: dict[str, Any] | None = None,
-                message: tuple[str, str] = ("", ""), view: dict[str, Any] | None = None,
-                picking: str | None = None, to_move: str | None = None) -> str:
+def result_html(
+    reading: ScanReading,
+    photo_url: str,
+    score: dict[str, Any] | None = None,
+    message: tuple[str, str] = ("", ""),
+    view: dict[str, Any] | None = None,
+    picking: str | None = None,
+    to_move: str | None = None,
+) -> str:
     width, height = reading.size
     ratio = width / height
     return (
@@ -427,7 +472,7 @@ def result_html(reading: ScanReading, photo_url: str, score: dict[str, Any] | No
         f'<div class="scan-photo zoom-wrap" id="scan-photo" style="aspect-ratio:{width:g} / {height:g};'
         f'max-width:min(100%, calc(78vh * {ratio:.4f}))">{photo_html(reading, photo_url, view, picking)}</div>'
         f'<aside class="scan-side" id="scan-side">{side_html(reading, score, message, to_move)}</aside>'
-        f'</div></section>'
+        f"</div></section>"
     )
 
 
@@ -444,8 +489,10 @@ def score_html(game: str, score: dict[str, Any]) -> str:
         if earned and game in ITEM_WORDS:
             word = ITEM_WORDS[game][len(earned) != 1]
             detail = f'<span class="items">{len(earned)} {word}: {esc(", ".join(earned))}</span>'
-        rows.append(f'<li data-side="{esc(side)}">{_dot(side)} <span class="who">{esc(side)}</span> '
-                    f'<b data-scan-score="{esc(side)}">{points}</b> {detail}</li>')
+        rows.append(
+            f'<li data-side="{esc(side)}">{_dot(side)} <span class="who">{esc(side)}</span> '
+            f'<b data-scan-score="{esc(side)}">{points}</b> {detail}</li>'
+        )
     return f'<h3>Score</h3><ul class="scan-scores">{"".join(rows)}</ul>'
 
 
@@ -468,6 +515,7 @@ class ScanScreen:
     # ----- screens ------------------------------------------------------------------------------
     def show(self, error: str = "") -> None:
         import asyncio
+
         self.page.screen = "scan"
         self.page.bump()
         self.ticket += 1
@@ -477,6 +525,7 @@ class ScanScreen:
     async def check_companion(self) -> None:
         """GET ./api/read: the companion answers with the games it reads; anything else means it is not there."""
         from pyscript import window
+
         ticket = self.ticket
         try:
             response = await window.fetch(API, _js_options({"method": "GET", "cache": "no-store"}))
@@ -494,6 +543,7 @@ class ScanScreen:
 
     def _chosen_game(self) -> str:
         from pyscript import document
+
         checked = document.querySelector('input[name="scan-game"]:checked')
         if checked and checked.value in SCAN_GAMES:
             self.game = checked.value
@@ -505,29 +555,40 @@ class ScanScreen:
 
     def _to_move(self) -> str | None:
         from pyscript import document
+
         chosen = document.getElementById("scan-to-move")
         return chosen.value if chosen else None
 
     def _redraw(self, message: tuple[str, str] = ("", ""), focus: str = "", side: bool = True) -> None:
         """Draw the photo box again (and the panel beside it); `focus` a location, or the open palette."""
         from pyscript import document
-        document.getElementById("scan-photo").innerHTML = photo_html(self.reading, self.photo_url, self.view,
-                                                                     self.picking)
+
+        document.getElementById("scan-photo").innerHTML = photo_html(
+            self.reading, self.photo_url, self.view, self.picking
+        )
         if side:
-            document.getElementById("scan-side").innerHTML = side_html(self.reading, self.score, message,
-                                                                       self._to_move())
+            document.getElementById("scan-side").innerHTML = side_html(
+                self.reading, self.score, message, self._to_move()
+            )
         target = None
         if self.picking:
             target = document.querySelector('#scan-palette [aria-pressed="true"]')
         elif focus:
-            target = next((node for node in document.querySelectorAll("#scan-overlay [data-cell]")
-                           if node.getAttribute("data-cell") == focus), None)
+            target = next(
+                (
+                    node
+                    for node in document.querySelectorAll("#scan-overlay [data-cell]")
+                    if node.getAttribute("data-cell") == focus
+                ),
+                None,
+            )
         if target:
             target.focus(_js_options({"preventScroll": True}))
 
     # ----- events -------------------------------------------------------------------------------
     def act(self, action: str, node: Any) -> None:
         from pyscript import document
+
         if action == "scan":  # from the home screen: the game in progress, if the companion reads it
             current = self.page.session.game.id if self.page.session else None
             self.game = current if current in SCAN_GAMES else self.game
@@ -557,8 +618,9 @@ class ScanScreen:
             location, self.picking = self.picking, None
             self._redraw(focus=location or "", side=False)
         elif action in ("scan-zoom", "scan-view"):
-            scan_zoom(self.reading).act(self.view, action[5:], node.getAttribute("data-value") or "",
-                                        photo_frame(self.reading))
+            scan_zoom(self.reading).act(
+                self.view, action[5:], node.getAttribute("data-value") or "", photo_frame(self.reading)
+            )
             self._redraw(side=False)
         elif action == "scan-score":
             self.score = None
@@ -572,8 +634,12 @@ class ScanScreen:
         target = event.target
         if event.key == "Escape" and self.picking:
             self.act("scan-close", target)
-        elif event.key in ("Enter", " ") and target.hasAttribute and target.hasAttribute("data-cell") \
-                and target.getAttribute("data-action") == "scan-cell":
+        elif (
+            event.key in ("Enter", " ")
+            and target.hasAttribute
+            and target.hasAttribute("data-cell")
+            and target.getAttribute("data-action") == "scan-cell"
+        ):
             event.preventDefault()
             self.act("scan-cell", target)
 
@@ -590,6 +656,7 @@ class ScanScreen:
 
     def photo_chosen(self, input_node: Any) -> None:
         import asyncio
+
         files = input_node.files
         if files.length:
             self._chosen_game()  # the game ticked when the photo arrives
@@ -598,6 +665,7 @@ class ScanScreen:
 
     async def upload(self, file: Any) -> None:
         from pyscript import window
+
         self.ticket += 1
         ticket = self.ticket
         game = self.game
@@ -640,4 +708,5 @@ def _js_options(options: dict[str, Any]) -> Any:
     """A Python dict as the plain JS object fetch() takes (a FormData body passes through as itself)."""
     from pyodide.ffi import to_js
     from pyscript import window
+
     return to_js(options, dict_converter=window.Object.fromEntries)

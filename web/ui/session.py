@@ -25,8 +25,12 @@ from . import think
 
 HUMAN = "human"
 LEVEL_ORDER = ("easy", "medium", "hard", "random")  # how the seat menu lists the computer levels
-LEVEL_LABELS = {"easy": "computer (easy)", "medium": "computer (medium)", "hard": "computer (hard)",
-                "random": "computer (random moves)"}
+LEVEL_LABELS = {
+    "easy": "computer (easy)",
+    "medium": "computer (medium)",
+    "hard": "computer (hard)",
+    "random": "computer (random moves)",
+}
 _LEVELS = [level for level in LEVEL_ORDER if level in LEVELS] + [level for level in LEVELS if level not in LEVEL_ORDER]
 SEAT_KINDS = {HUMAN: "human", **{level: LEVEL_LABELS.get(level, f"computer ({level})") for level in _LEVELS}}
 SAVE_VERSION = 2  # 2: per-game computer levels and their thinking time ("think")
@@ -84,8 +88,14 @@ class Session:
 
     # ----- construction ------------------------------------------------------------
     @classmethod
-    def new(cls, game_id: str, options: dict[str, Any], seed: int | None, seats: dict[str, str],
-            think_seconds: float = THINK_DEFAULT) -> "Session":
+    def new(
+        cls,
+        game_id: str,
+        options: dict[str, Any],
+        seed: int | None,
+        seats: dict[str, str],
+        think_seconds: float = THINK_DEFAULT,
+    ) -> "Session":
         state = get_game(game_id).new_state(options, seed=seed)
         session = cls(state, seats, think_seconds)
         session.advance_chance()
@@ -119,8 +129,12 @@ class Session:
     def to_record(self) -> dict[str, Any]:
         """The engine's record plus the page's own fields (seats, redo list) under 'app'."""
         record = save_record(self.state)
-        record["app"] = {"seats": dict(self.seats), "redo": list(self.redo_stack), "think": self.think_seconds,
-                         "version": SAVE_VERSION}
+        record["app"] = {
+            "seats": dict(self.seats),
+            "redo": list(self.redo_stack),
+            "think": self.think_seconds,
+            "version": SAVE_VERSION,
+        }
         return record
 
     def _recount_movers(self) -> None:
@@ -144,7 +158,9 @@ class Session:
 
     def ai_to_move(self) -> bool:
         s = self.state
-        return self.viewing is None and not s.is_over() and not s.is_chance_node() and not self.is_human(s.current_player)
+        return (
+            self.viewing is None and not s.is_over() and not s.is_chance_node() and not self.is_human(s.current_player)
+        )
 
     # ----- moves ---------------------------------------------------------------------
     def _push(self, move: Any, seconds: float | None = None) -> Any:
@@ -194,7 +210,9 @@ class Session:
         if s.is_over():
             raise IllegalMoveError("the game is over", rule="game over")
         if not self.is_human(s.current_player):
-            raise IllegalMoveError(f"it is {s.current_player}'s turn ({self.seat_label(s.current_player)})", rule="turn")
+            raise IllegalMoveError(
+                f"it is {s.current_player}'s turn ({self.seat_label(s.current_player)})", rule="turn"
+            )
         move = self.board.click(s, target, self.ui)
         if move is None:
             return None
@@ -223,8 +241,9 @@ class Session:
 
     def fits(self, request: dict[str, Any]) -> bool:
         """True while the game still stands where the request was made (nothing undone or played since)."""
-        return (self.state.ply == request.get("ply")
-                and save_record(self.state)["moves"] == request.get("record", {}).get("moves"))
+        return self.state.ply == request.get("ply") and save_record(self.state)["moves"] == request.get(
+            "record", {}
+        ).get("moves")
 
     def play_ai_answer(self, request: dict[str, Any], answer: dict[str, Any], seconds: float | None = None) -> str:
         """Play the worker's move: only if it still fits the game, and only if the engine accepts it."""
@@ -368,8 +387,16 @@ class Session:
                 pending.append(str(move))
                 continue
             number += 1
-            rows.append({"number": number, "player": player, "move": str(move), "chance": pending, "ply": ply,
-                         "words": words[ply - 1]})
+            rows.append(
+                {
+                    "number": number,
+                    "player": player,
+                    "move": str(move),
+                    "chance": pending,
+                    "ply": ply,
+                    "words": words[ply - 1],
+                }
+            )
             pending = []
         if pending:
             rows.append({"number": None, "player": CHANCE, "move": "", "chance": pending, "ply": self.state.ply})

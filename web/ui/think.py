@@ -34,8 +34,14 @@ def make_request(kind: str, record: dict[str, Any], level: str, seconds: float, 
     """The message for the worker: `kind` is "move" (an AI seat plays) or "hint" (advice for a person)."""
     if kind not in KINDS:
         raise ValueError(f"unknown request kind {kind!r}")
-    return {"kind": kind, "record": record, "level": level, "seconds": seconds, "seed": seed,
-            "ply": len(record.get("moves", []))}
+    return {
+        "kind": kind,
+        "record": record,
+        "level": level,
+        "seconds": seconds,
+        "seed": seed,
+        "ply": len(record.get("moves", [])),
+    }
 
 
 def search_seconds(request: dict[str, Any], seconds: float, started: float) -> float:
@@ -79,8 +85,12 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"move": str(move)}
     else:
         analysis = suggest(view, level=HINT_LEVEL, budget=budget, seed=seed)
-        out = {"move": str(analysis.move), "text": analysis.text, "win_chance": analysis.win_chance,
-               "margin": analysis.margin}
+        out = {
+            "move": str(analysis.move),
+            "text": analysis.text,
+            "win_chance": analysis.win_chance,
+            "margin": analysis.margin,
+        }
     out.update(kind=kind, player=player, ply=state.ply, seconds=round(time.perf_counter() - started, 3))
     return out
 

@@ -43,7 +43,7 @@ def loser_of(outcome: Outcome) -> str:
 
 
 def ending(outcome: Outcome) -> str:
-    """"White ran out of time: Black wins." — why the game ended, from its termination, and who won."""
+    """ "White ran out of time: Black wins." — why the game ended, from its termination, and who won."""
     why = ENDINGS[outcome.termination].format(loser=name_of(loser_of(outcome)) or "a player")
     if outcome.winner is not None:
         result = f"{name_of(outcome.winner)} wins"

@@ -14,7 +14,15 @@ import random
 from typing import Any
 
 from ...games.morris import (
-    BIT, FULL, MILL_MASKS, MILL_MASKS_THROUGH, NEIGHBOUR_MASK, SIDES, MorrisState, make_move, points_of,
+    BIT,
+    FULL,
+    MILL_MASKS,
+    MILL_MASKS_THROUGH,
+    NEIGHBOUR_MASK,
+    SIDES,
+    MorrisState,
+    make_move,
+    points_of,
 )
 from ..alphabeta import WIN
 
@@ -32,10 +40,17 @@ def zobrist(state: MorrisState) -> int:
     in one line of play and not in another."""
     w, b = state.men
     zw, zb = _ZOBRIST_BYTES
-    key = (zw[0][w & 255] ^ zw[1][w >> 8 & 255] ^ zw[2][w >> 16]
-           ^ zb[0][b & 255] ^ zb[1][b >> 8 & 255] ^ zb[2][b >> 16]
-           ^ _ZOBRIST_HAND[0][state.hand[0]] ^ _ZOBRIST_HAND[1][state.hand[1]]
-           ^ (state.quiet * _ZOBRIST_QUIET & 0xFFFF_FFFF_FFFF_FFFF))
+    key = (
+        zw[0][w & 255]
+        ^ zw[1][w >> 8 & 255]
+        ^ zw[2][w >> 16]
+        ^ zb[0][b & 255]
+        ^ zb[1][b >> 8 & 255]
+        ^ zb[2][b >> 16]
+        ^ _ZOBRIST_HAND[0][state.hand[0]]
+        ^ _ZOBRIST_HAND[1][state.hand[1]]
+        ^ (state.quiet * _ZOBRIST_QUIET & 0xFFFF_FFFF_FFFF_FFFF)
+    )
     return key ^ _ZOBRIST_TURN if state.turn else key
 
 
@@ -43,9 +58,17 @@ def zobrist(state: MorrisState) -> int:
 class Weights:
     """Evaluation weights, in hundredths of a piece."""
 
-    def __init__(self, piece: float = 100, mill: float = 12, mobility: float = 3, to_move_threat: float = 85,
-                 running_mill: float = 0.0, blocked: float = 0.0, reopening_mill: float = 0.0,
-                 cramped: float = 0.0) -> None:
+    def __init__(
+        self,
+        piece: float = 100,
+        mill: float = 12,
+        mobility: float = 3,
+        to_move_threat: float = 85,
+        running_mill: float = 0.0,
+        blocked: float = 0.0,
+        reopening_mill: float = 0.0,
+        cramped: float = 0.0,
+    ) -> None:
         self.piece, self.mill, self.mobility = piece, mill, mobility
         self.to_move_threat, self.running_mill, self.blocked = to_move_threat, running_mill, blocked
         self.reopening_mill, self.cramped = reopening_mill, cramped
@@ -134,12 +157,16 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     value = weights.piece * (me.bit_count() + hand[t] - them.bit_count() - hand[1 - t])
     flying = state.options.flying
     my_mills, my_threat, my_mobility, my_blocked = _side_features(
-        me, them, empty, hand[t], flying and not hand[t] and me.bit_count() == 3)
+        me, them, empty, hand[t], flying and not hand[t] and me.bit_count() == 3
+    )
     their_mills, _, their_mobility, their_blocked = _side_features(
-        them, me, empty, hand[1 - t], flying and not hand[1 - t] and them.bit_count() == 3)
+        them, me, empty, hand[1 - t], flying and not hand[1 - t] and them.bit_count() == 3
+    )
     value += weights.mill * (my_mills - their_mills) + weights.mobility * (my_mobility - their_mobility)
     if weights.cramped:
-        value -= weights.cramped * (max(0, CRAMPED_BELOW - my_mobility) ** 2 - max(0, CRAMPED_BELOW - their_mobility) ** 2)
+        value -= weights.cramped * (
+            max(0, CRAMPED_BELOW - my_mobility) ** 2 - max(0, CRAMPED_BELOW - their_mobility) ** 2
+        )
     value -= weights.blocked * (my_blocked - their_blocked)
     if my_threat:
         value += weights.to_move_threat
@@ -272,6 +299,7 @@ class MorrisKnowledge:
     @staticmethod
     def win_chance(value: float) -> float:
         from ..base import logistic
+
         if value >= WIN - 10_000:
             return 1.0
         if value <= -(WIN - 10_000):

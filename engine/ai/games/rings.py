@@ -69,7 +69,9 @@ def _seeds_after(state: RingsState, pt: int | None, p: int, waiting: list[int]) 
     return seeds
 
 
-def circle_shares(state: RingsState, c: int, need_value: tuple[float, ...] = NEED_VALUE) -> tuple[tuple[int, float], ...]:
+def circle_shares(
+    state: RingsState, c: int, need_value: tuple[float, ...] = NEED_VALUE
+) -> tuple[tuple[int, float], ...]:
     """What full circle c is worth to each player: 1 to its holder, else a share by the influence still needed."""
     h = state.holder[c]
     if h != EMPTY:
@@ -161,7 +163,9 @@ def final_values(state: RingsState) -> Vector:
 class RingsKnowledge:
     """Turn generation and valuation for the rings players."""
 
-    def __init__(self, state: RingsState, need_value: tuple[float, ...] = NEED_VALUE, reply_conversions: bool = True) -> None:
+    def __init__(
+        self, state: RingsState, need_value: tuple[float, ...] = NEED_VALUE, reply_conversions: bool = True
+    ) -> None:
         self.players = state.players
         self.need_value = need_value
         self.reply_conversions = reply_conversions
@@ -196,6 +200,7 @@ class RingsKnowledge:
 
     def readable(self, value: float, state: RingsState) -> tuple[float, float]:
         from ..base import logistic
+
         return logistic(value / 2.5), value
 
 

@@ -66,7 +66,9 @@ def white_margin(state: ThreeStonesState, table: tuple[tuple[float, float], ...]
     return state.points[WHITE] - state.points[BLACK] + w - b
 
 
-def white_gain(state: ThreeStonesState, colour: str, pocket: int, table: tuple[tuple[float, float], ...] = GAIN) -> float:
+def white_gain(
+    state: ThreeStonesState, colour: str, pocket: int, table: tuple[tuple[float, float], ...] = GAIN
+) -> float:
     """How much white's margin changes if `colour` is played into `pocket`."""
     board = state.board
     code = CODE

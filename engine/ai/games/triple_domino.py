@@ -46,8 +46,9 @@ class DominoKnowledge:
         outcome = state.outcome()
         if outcome is None:
             return None
-        return tuple(float(p) + (1000.0 if outcome.winners == (name,) else 0.0)
-                     for p, name in zip(state.points, self.players))
+        return tuple(
+            float(p) + (1000.0 if outcome.winners == (name,) else 0.0) for p, name in zip(state.points, self.players)
+        )
 
     def evaluate(self, state: TripleDominoState) -> tuple[float, ...]:
         return tuple(p - hand_liability(h) for p, h in zip(state.points, state.hands))
@@ -57,8 +58,10 @@ class DominoKnowledge:
 
     # ----- MCTS ------------------------------------------------------------------------------
     def expansion_order(self, state: TripleDominoState, moves: list[Any]) -> list[Any]:
-        scored = [(state.lay_points(m) if isinstance(m, Lay) else -10 if isinstance(m, Draw) else -20, i, m)
-                  for i, m in enumerate(moves)]
+        scored = [
+            (state.lay_points(m) if isinstance(m, Lay) else -10 if isinstance(m, Draw) else -20, i, m)
+            for i, m in enumerate(moves)
+        ]
         scored.sort(key=lambda x: (-x[0], x[1]))
         return [m for _, _, m in scored]
 

@@ -28,7 +28,9 @@ class TripleDomino(Game):
         """Unit triangles `U{q},{r}` / `D{q},{r}` of an unbounded lattice (`cell_corners` gives their corners)."""
         return GEOMETRY
 
-    def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> TripleDominoState:
+    def new_state(
+        self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0
+    ) -> TripleDominoState:
         return TripleDominoState(self, self.options(options), seed)
 
     def _read_options(self, position: Mapping[str, Any]) -> TripleDominoOptions:
@@ -50,7 +52,9 @@ class TripleDomino(Game):
         players = tuple(f"p{i + 1}" for i in range(options.players))
         read_layout(position.get("layout", {}))
         points, log = read_scores(position, players)
-        items = [{"round": rnd, "player": players[seat], "points": pts, "reason": reason} for rnd, seat, pts, reason in log]
+        items = [
+            {"round": rnd, "player": players[seat], "points": pts, "reason": reason} for rnd, seat, pts, reason in log
+        ]
         return {"game": self.id, "scores": dict(zip(players, points)), "items": items}
 
 

@@ -78,10 +78,14 @@ def parse_position_name(text: str) -> int:
     """The triangle id of `U{q},{r}` or `D{q},{r}`."""
     m = _POSITION_RE.match(text.strip())
     if not m:
-        raise IllegalMoveError(f"{shown(text)} is not a position: write U or D and two coordinates, like D0,-1", rule="notation")
+        raise IllegalMoveError(
+            f"{shown(text)} is not a position: write U or D and two coordinates, like D0,-1", rule="notation"
+        )
     q, r = int(m.group(2)), int(m.group(3))
     if abs(q) > LIMIT or abs(r) > LIMIT:
-        raise IllegalMoveError(f"{shown(text)} is too far out: coordinates run from -{LIMIT} to {LIMIT}", rule="notation")
+        raise IllegalMoveError(
+            f"{shown(text)} is too far out: coordinates run from -{LIMIT} to {LIMIT}", rule="notation"
+        )
     return triangle_id(q, r, m.group(1) in "Dd")
 
 
@@ -96,6 +100,5 @@ def triangle_vertices(position: int | str) -> tuple[tuple[float, float], ...]:
     return tuple(point_xy(v) for v in CORNERS[t])
 
 
-GEOMETRY = Geometry(locations=(), outline=(), stone_radius=0.0, marks=TRIANGLE,
-                    cell_corners=triangle_vertices)
+GEOMETRY = Geometry(locations=(), outline=(), stone_radius=0.0, marks=TRIANGLE, cell_corners=triangle_vertices)
 """Tiles lie on an unbounded lattice of unit triangles on a table: no fixed locations, no edge."""

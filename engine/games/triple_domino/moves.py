@@ -9,9 +9,11 @@ from ...core import IllegalMoveError, shown
 from .grid import parse_position_name, position_name
 from .tiles import IS_TRIPLE, TILE_NAMES, parse_tile
 
+
 @dataclasses.dataclass(frozen=True)
 class Lay:
     """Lay `tile` on triangle `at` with its first number on corner `rotation`."""
+
     tile: int
     at: int
     rotation: int
@@ -39,6 +41,7 @@ class Pass:
 @dataclasses.dataclass(frozen=True)
 class Drawn:
     """Chance: the tile that came out of the pool."""
+
     tile: int
 
     def __str__(self) -> str:
@@ -48,6 +51,7 @@ class Drawn:
 @dataclasses.dataclass(frozen=True)
 class Deal:
     """Chance: the hands in seat order (each sorted); solitaire also turns up the start tile."""
+
     hands: tuple[tuple[int, ...], ...]
     start: int | None = None
 
@@ -87,8 +91,7 @@ def parse_move(text: str) -> Move:
         if rotation > 2:
             raise IllegalMoveError(f"{shown(text)}: the rotation is r0, r1 or r2", rule="notation")
         return Lay(tile, parse_position_name(m.group(2)), 0 if IS_TRIPLE[tile] else rotation)
-    raise IllegalMoveError(
-        f"{shown(text)}: write a move as lay 1-2-3 @ D0,0 r0, draw or pass", rule="notation")
+    raise IllegalMoveError(f"{shown(text)}: write a move as lay 1-2-3 @ D0,0 r0, draw or pass", rule="notation")
 
 
 def _parse_deal(body: str, text: str) -> Deal:
@@ -97,6 +100,10 @@ def _parse_deal(body: str, text: str) -> Deal:
     if sep:
         start = parse_tile(rest)
     if not main.strip():
-        raise IllegalMoveError(f"{shown(text)}: a deal lists the hands, like deal 0-0-1,1-2-3|2-2-5,...", rule="notation")
-    hands = tuple(tuple(sorted(parse_tile(t) for t in hand.split(",") if t.strip())) for hand in main.replace(" ", "").split("|"))
+        raise IllegalMoveError(
+            f"{shown(text)}: a deal lists the hands, like deal 0-0-1,1-2-3|2-2-5,...", rule="notation"
+        )
+    hands = tuple(
+        tuple(sorted(parse_tile(t) for t in hand.split(",") if t.strip())) for hand in main.replace(" ", "").split("|")
+    )
     return Deal(hands, start)

@@ -40,7 +40,9 @@ def read_position(state: TripleDominoState, position: Mapping[str, Any]) -> None
         seen += pool
         missing = ALL_TILES - set(seen)
         if missing:
-            raise PositionError(f"{len(missing)} tiles are nowhere (layout, hands, pool), e.g. {TILE_NAMES[min(missing)]}")
+            raise PositionError(
+                f"{len(missing)} tiles are nowhere (layout, hands, pool), e.g. {TILE_NAMES[min(missing)]}"
+            )
     else:
         pool = sorted(ALL_TILES - set(seen))
         state.assumed.append("pool not given: every tile not laid or in a hand")
@@ -64,7 +66,9 @@ def read_position(state: TripleDominoState, position: Mapping[str, Any]) -> None
             raise PositionError("nobody holds a tile to open the round with")
         seat, start_tile = opener(hands)
         if to_move is not None and to_move != players[seat]:
-            raise PositionError(f"{players[seat]} holds {TILE_NAMES[start_tile]} and opens the round (the start rule), not {to_move}")
+            raise PositionError(
+                f"{players[seat]} holds {TILE_NAMES[start_tile]} and opens the round (the start rule), not {to_move}"
+            )
         to_move = players[seat]
     if to_move is None:
         to_move = players[0]
@@ -75,7 +79,7 @@ def read_position(state: TripleDominoState, position: Mapping[str, Any]) -> None
     seat = players.index(to_move)
     turn = position.get("turn") or {}
     if not isinstance(turn, Mapping):
-        raise PositionError("'turn' must be an object like {\"draws\": 0, \"drawn\": []}")
+        raise PositionError('\'turn\' must be an object like {"draws": 0, "drawn": []}')
     draws = turn.get("draws", 0)
     if not _whole(draws) or not 0 <= draws <= MAX_DRAWS:
         raise PositionError("turn.draws must be 0 to 3")
@@ -100,8 +104,14 @@ def read_position(state: TripleDominoState, position: Mapping[str, Any]) -> None
         result = result if isinstance(result, str) and result else "game over"
     elif result is not None:
         raise PositionError("result is given only when the phase is 'over'")
-    state.assemble(layout=layout, hands=hands, pool=set(pool), points=points, log=log,
-                   scalars=(seat, phase, draws, drawn, start_tile, round_number, solitaire_draws, result))
+    state.assemble(
+        layout=layout,
+        hands=hands,
+        pool=set(pool),
+        points=points,
+        log=log,
+        scalars=(seat, phase, draws, drawn, start_tile, round_number, solitaire_draws, result),
+    )
 
 
 def _whole(value: Any) -> bool:
@@ -127,7 +137,7 @@ def _read_tiles(data: Any, what: str, keep_order: bool = False) -> list[int]:
 def read_layout(data: Any) -> dict[int, tuple[int, int]]:
     """A validated layout: {position: 'a-b-c rK'} whose corners all match and whose tiles touch edge to edge."""
     if not isinstance(data, Mapping):
-        raise PositionError("layout must be an object like {\"U0,0\": \"5-5-5 r0\"}")
+        raise PositionError('layout must be an object like {"U0,0": "5-5-5 r0"}')
     layout: dict[int, tuple[int, int]] = {}
     for name, value in data.items():
         try:
@@ -145,8 +155,10 @@ def read_layout(data: Any) -> dict[int, tuple[int, int]]:
     for t, (tile, rot) in layout.items():
         for v, n in zip(CORNERS[t], CORNER_NUMBERS[tile][rot]):
             if v in numbers and numbers[v][0] != n:
-                raise PositionError(f"layout: the tiles on {position_name(numbers[v][1])} and {position_name(t)}"
-                                    f" show {numbers[v][0]} and {n} at a corner they share")
+                raise PositionError(
+                    f"layout: the tiles on {position_name(numbers[v][1])} and {position_name(t)}"
+                    f" show {numbers[v][0]} and {n} at a corner they share"
+                )
             numbers[v] = (n, t)
     tiles = [tile for tile, _ in layout.values()]
     if len(set(tiles)) != len(tiles):
@@ -172,9 +184,16 @@ def read_scores(position: Mapping[str, Any], players: tuple[str, ...]) -> tuple[
         raise PositionError("score_log must be a list of {round, player, points, reason}")
     log: list[LogEntry] = []
     for entry in raw_log:
-        if (not isinstance(entry, Mapping) or entry.get("player") not in players or not _whole(entry.get("points"))
-                or not _whole(entry.get("round")) or not isinstance(entry.get("reason"), str)):
-            raise PositionError(f"score_log entry {shown(entry)} must be {{round, player, points, reason}} of a player here")
+        if (
+            not isinstance(entry, Mapping)
+            or entry.get("player") not in players
+            or not _whole(entry.get("points"))
+            or not _whole(entry.get("round"))
+            or not isinstance(entry.get("reason"), str)
+        ):
+            raise PositionError(
+                f"score_log entry {shown(entry)} must be {{round, player, points, reason}} of a player here"
+            )
         log.append((entry["round"], players.index(entry["player"]), entry["points"], entry["reason"]))
     totals = [0] * len(players)
     for _, seat, pts, _ in log:
@@ -185,5 +204,7 @@ def read_scores(position: Mapping[str, Any], players: tuple[str, ...]) -> tuple[
     if not isinstance(given, Mapping) or not set(given) <= set(players) or not all(_whole(v) for v in given.values()):
         raise PositionError(f"scores must map players ({', '.join(players)}) to whole numbers")
     points = [given.get(p, 0) for p in players]
-    earlier = [(0, seat, want - have, "earlier score") for seat, (want, have) in enumerate(zip(points, totals)) if want != have]
+    earlier = [
+        (0, seat, want - have, "earlier score") for seat, (want, have) in enumerate(zip(points, totals)) if want != have
+    ]
     return points, earlier + log

@@ -13,13 +13,31 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from ...core import CHANCE, IllegalMoveError, Outcome, State, Termination, outcome_by_score, shown
 from ...core.state import TIME_FORFEIT
-from .grid import CORNERS, LIMIT, NEIGHBOURS, ORIGIN, parse_position_name, position_name, triangle_coords, triangle_vertices
+from .grid import (
+    CORNERS,
+    LIMIT,
+    NEIGHBOURS,
+    ORIGIN,
+    parse_position_name,
+    position_name,
+    triangle_coords,
+    triangle_vertices,
+)
 from .moves import DRAW, PASS, Deal, Draw, Drawn, Lay, Move, Pass, parse_move
 from .options import TripleDominoOptions, hand_size
 from .text import draw_layout, label_open
 from .tiles import (
-    ALL_TILES, CORNER_NUMBERS, IS_TRIPLE, MATCHES, ROTATIONS, START_KEY, TILE_COUNT, TILE_NAMES, TILE_REASONS,
-    TILE_VALUES, parse_tile,
+    ALL_TILES,
+    CORNER_NUMBERS,
+    IS_TRIPLE,
+    MATCHES,
+    ROTATIONS,
+    START_KEY,
+    TILE_COUNT,
+    TILE_NAMES,
+    TILE_REASONS,
+    TILE_VALUES,
+    parse_tile,
 )
 
 from .view import TripleDominoView
@@ -81,12 +99,28 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         return len(self._players) == 1
 
     def _scalars(self) -> tuple:
-        return (self.seat, self.phase, self.draws, self.drawn, self.start_tile,
-                self.round_number, self.solitaire_draws, self.result)
+        return (
+            self.seat,
+            self.phase,
+            self.draws,
+            self.drawn,
+            self.start_tile,
+            self.round_number,
+            self.solitaire_draws,
+            self.result,
+        )
 
     def _restore(self, saved: tuple) -> None:
-        (self.seat, self.phase, self.draws, self.drawn, self.start_tile,
-         self.round_number, self.solitaire_draws, self.result) = saved
+        (
+            self.seat,
+            self.phase,
+            self.draws,
+            self.drawn,
+            self.start_tile,
+            self.round_number,
+            self.solitaire_draws,
+            self.result,
+        ) = saved
 
     def can_draw(self) -> bool:
         """Whether a tile can come from the pool now (solitaire: also within the draw limit)."""
@@ -99,7 +133,9 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         try:
             return self._players.index(player)
         except ValueError:
-            raise IllegalMoveError(f"there is no player {shown(player)} (players: {', '.join(self._players)})", rule="player") from None
+            raise IllegalMoveError(
+                f"there is no player {shown(player)} (players: {', '.join(self._players)})", rule="player"
+            ) from None
 
     # ----- the layout --------------------------------------------------------------------------
     def _place(self, tile: int, t: int, rotation: int) -> None:
@@ -175,8 +211,9 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         out = []
         for t in sorted(self.layout):
             tile, rot = self.layout[t]
-            corners = [{"x": x, "y": y, "number": n}
-                       for (x, y), n in zip(triangle_vertices(t), CORNER_NUMBERS[tile][rot])]
+            corners = [
+                {"x": x, "y": y, "number": n} for (x, y), n in zip(triangle_vertices(t), CORNER_NUMBERS[tile][rot])
+            ]
             out.append({"at": position_name(t), "tile": TILE_NAMES[tile], "rotation": rot, "corners": corners})
         return out
 
@@ -229,7 +266,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         tiles = list(range(TILE_COUNT))
         (rng or self.chance_rng()).shuffle(tiles)
         size, n = hand_size(self.options), len(self._players)
-        hands = tuple(tuple(sorted(tiles[i * size:(i + 1) * size])) for i in range(n))
+        hands = tuple(tuple(sorted(tiles[i * size : (i + 1) * size])) for i in range(n))
         return Deal(hands, tiles[size] if n == 1 else None)
 
     # ----- checking ----------------------------------------------------------------------------------
@@ -253,25 +290,38 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             return
         if self.start_tile is not None and isinstance(move, (Draw, Pass)):
             raise IllegalMoveError(
-                f"{move}: {player} opens the round by laying {TILE_NAMES[self.start_tile]} (the start rule)", rule="start")
+                f"{move}: {player} opens the round by laying {TILE_NAMES[self.start_tile]} (the start rule)",
+                rule="start",
+            )
         if isinstance(move, Draw):
             if self.draws >= MAX_DRAWS:
-                raise IllegalMoveError("draw: you have drawn three tiles this turn; lay the last one if it fits, or pass",
-                                       rule="three draws")
+                raise IllegalMoveError(
+                    "draw: you have drawn three tiles this turn; lay the last one if it fits, or pass",
+                    rule="three draws",
+                )
             if not self.pool:
-                raise IllegalMoveError(f"draw: the pool is empty; pass (-{self.options.empty_pool_penalty})", rule="empty pool")
+                raise IllegalMoveError(
+                    f"draw: the pool is empty; pass (-{self.options.empty_pool_penalty})", rule="empty pool"
+                )
             if not self.can_draw():
-                raise IllegalMoveError(f"draw: the solitaire draw limit ({self.options.solitaire_draw_limit}) is used up",
-                                       rule="draw limit")
+                raise IllegalMoveError(
+                    f"draw: the solitaire draw limit ({self.options.solitaire_draw_limit}) is used up",
+                    rule="draw limit",
+                )
             return
         if isinstance(move, Pass):
             if self.draws >= MAX_DRAWS:
                 return
             if self.can_draw():
-                raise IllegalMoveError("pass: you may pass only after drawing three tiles or when no tile can be drawn;"
-                                       " lay a tile or draw", rule="pass")
+                raise IllegalMoveError(
+                    "pass: you may pass only after drawing three tiles or when no tile can be drawn;"
+                    " lay a tile or draw",
+                    rule="pass",
+                )
             if not self.draws and self.can_lay(self.seat):
-                raise IllegalMoveError("pass: the pool is empty and you can lay a tile, so you must lay it", rule="must lay")
+                raise IllegalMoveError(
+                    "pass: the pool is empty and you can lay a tile, so you must lay it", rule="must lay"
+                )
             return
         raise IllegalMoveError(f"{shown(move)} is not a triple-domino move", rule="notation")
 
@@ -302,8 +352,11 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         if self.start_tile is not None:
             if (tile, t, rot) != (self.start_tile, ORIGIN, 0):
                 start = TILE_NAMES[self.start_tile]
-                raise IllegalMoveError(f"{move}: {player} opens the round with {start} in the middle:"
-                                       f" lay {start} @ U0,0 r0 (the start rule)", rule="start")
+                raise IllegalMoveError(
+                    f"{move}: {player} opens the round with {start} in the middle:"
+                    f" lay {start} @ U0,0 r0 (the start rule)",
+                    rule="start",
+                )
             return
         if tile not in self.hands[self.seat]:
             raise IllegalMoveError(f"{move}: {player} has no {name} in hand", rule="hand")
@@ -327,12 +380,16 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
                 if mine != theirs:
                     raise IllegalMoveError(
                         f"{move}: its edge {mine[0]}-{mine[1]} meets the edge {theirs[0]}-{theirs[1]} of the tile on"
-                        f" {position_name(nb)}; both numbers of a shared edge must match", rule="match")
+                        f" {position_name(nb)}; both numbers of a shared edge must match",
+                        rule="match",
+                    )
         for k, v in enumerate(corners):
             if v in vn and vn[v] != numbers[k]:
                 raise IllegalMoveError(
                     f"{move}: its corner {numbers[k]} touches a corner showing {vn[v]};"
-                    " every corner that touches a laid tile must match", rule="corner")
+                    " every corner that touches a laid tile must match",
+                    rule="corner",
+                )
 
     # ----- playing ---------------------------------------------------------------------------------
     def _apply(self, move: Move) -> Any:
@@ -458,7 +515,9 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         if best >= self.options.target_score:
             leader = self._players[self.points.index(best)]
             self.phase = OVER
-            self.result = f"round {self.round_number}: {reason}; {leader} has {best} (target {self.options.target_score})"
+            self.result = (
+                f"round {self.round_number}: {reason}; {leader} has {best} (target {self.options.target_score})"
+            )
         else:
             self.phase = DEAL
             self.round_number += 1
@@ -513,8 +572,10 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         return totals
 
     def _log_dicts(self, entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
-        return [{"round": rnd, "player": self._players[seat], "points": points, "reason": reason}
-                for rnd, seat, points, reason in entries]
+        return [
+            {"round": rnd, "player": self._players[seat], "points": points, "reason": reason}
+            for rnd, seat, points, reason in entries
+        ]
 
     @property
     def score_items(self) -> list[dict[str, Any]]:
@@ -526,7 +587,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         """The score events of the last move (a lay's value and bonuses, a penalty, a round end)."""
         if not self._stack or self._stack[-1][0] == TIME_FORFEIT or isinstance(self._stack[-1][0], Drawn):
             return []
-        return self._log_dicts(self.score_log[self._stack[-1][1][0]:])
+        return self._log_dicts(self.score_log[self._stack[-1][1][0] :])
 
     # ----- notation --------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -553,8 +614,16 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             "result": self.result,
         }
 
-    def assemble(self, *, layout: Mapping[int, tuple[int, int]], hands: list[list[int]], pool: set[int],
-                 points: list[int], log: list[LogEntry], scalars: tuple) -> None:
+    def assemble(
+        self,
+        *,
+        layout: Mapping[int, tuple[int, int]],
+        hands: list[list[int]],
+        pool: set[int],
+        points: list[int],
+        log: list[LogEntry],
+        scalars: tuple,
+    ) -> None:
         """Fill this fresh state with a position (reading a position JSON, determinizing a view).
 
         `scalars` is the turn in the order `_scalars()` gives it; nothing is checked here.
@@ -588,11 +657,17 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         mark = last.at if isinstance(last, Lay) else None
         lines = draw_layout(self.layout, self.vertex_number, keys, mark)
         if keys and self.phase == PLAY:
-            lines.append("open: " + "  ".join(
-                f"{key}={position_name(t)} ({' '.join('*' if n is None else str(n) for n in self.required_corners(t))})"
-                for t, key in keys.items()))
-        lines.append(f"round {self.round_number}   pool {len(self.pool)}   scores: "
-                     + ", ".join(f"{p} {s}" for p, s in self.scores().items()))
+            lines.append(
+                "open: "
+                + "  ".join(
+                    f"{key}={position_name(t)} ({' '.join('*' if n is None else str(n) for n in self.required_corners(t))})"
+                    for t, key in keys.items()
+                )
+            )
+        lines.append(
+            f"round {self.round_number}   pool {len(self.pool)}   scores: "
+            + ", ".join(f"{p} {s}" for p, s in self.scores().items())
+        )
         if self.phase == OVER:
             lines.append(f"game over: {self.result}")
         elif self.phase == DEAL:
@@ -607,14 +682,18 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         shown = self.seat if player is None else self.seat_of(player)
         if self.phase != DEAL:
             hand = self.hands[shown]
-            lines.append(f"{self._players[shown]}'s hand: "
-                         + ("  ".join(f"{i + 1}) {TILE_NAMES[t]}" for i, t in enumerate(hand)) or "empty"))
+            lines.append(
+                f"{self._players[shown]}'s hand: "
+                + ("  ".join(f"{i + 1}) {TILE_NAMES[t]}" for i, t in enumerate(hand)) or "empty")
+            )
             others = [f"{p} {len(h)}" for s, (p, h) in enumerate(zip(self._players, self.hands)) if s != shown]
             if others:
                 lines.append("tiles in the other hands: " + ", ".join(others))
         items = self.last_score_items
         if items:
-            lines.append("last move scored: " + ", ".join(f"{i['player']} {i['points']:+d} {i['reason']}" for i in items))
+            lines.append(
+                "last move scored: " + ", ".join(f"{i['player']} {i['points']:+d} {i['reason']}" for i in items)
+            )
         return "\n".join(lines)
 
 

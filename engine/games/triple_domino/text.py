@@ -14,8 +14,12 @@ def label_open(triangles: Iterable[int]) -> dict[int, str]:
     return {t: OPEN_KEYS[i] if i < len(OPEN_KEYS) else "+" for i, t in enumerate(sorted(triangles))}
 
 
-def draw_layout(layout: Mapping[int, tuple[int, int]], vertex_number: Mapping[int, int],
-                keys: Mapping[int, str] | None = None, mark: int | None = None) -> list[str]:
+def draw_layout(
+    layout: Mapping[int, tuple[int, int]],
+    vertex_number: Mapping[int, int],
+    keys: Mapping[int, str] | None = None,
+    mark: int | None = None,
+) -> list[str]:
     """The layout as text: corner numbers joined by edges, open triangles marked by `keys`, `*` the last tile."""
     if not layout:
         return ["(no tile laid yet)"]

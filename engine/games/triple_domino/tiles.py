@@ -11,9 +11,7 @@ from typing import Iterable
 
 from ...core import IllegalMoveError, shown
 
-TILES: tuple[tuple[int, int, int], ...] = tuple(
-    (a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)
-)
+TILES: tuple[tuple[int, int, int], ...] = tuple((a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6))
 TILE_COUNT = len(TILES)  # 56
 ALL_TILES = frozenset(range(TILE_COUNT))
 TILE_NAMES: tuple[str, ...] = tuple(f"{a}-{b}-{c}" for a, b, c in TILES)
@@ -30,6 +28,7 @@ CORNER_NUMBERS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 START_KEY: tuple[tuple[bool, int, tuple[int, ...]], ...] = tuple(
     (IS_TRIPLE[i], TILE_VALUES[i], tuple(sorted(TILES[i], reverse=True))) for i in range(TILE_COUNT)
 )
+
 
 def _match_table() -> dict[tuple[int, int, int], tuple[tuple[int, int], ...]]:
     """(tile, rotation) pairs for every corner requirement; -1 means 'any number'."""

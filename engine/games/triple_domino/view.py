@@ -87,10 +87,23 @@ class TripleDominoView:
         if self.to_move_seat != self.seat and self.drawn_count:
             drawn = tuple(rng.sample(hands[self.to_move_seat], self.drawn_count))
         state = cast("TripleDominoState", self.game.new_state(self.options, None))
-        state.assemble(layout=self.layout, hands=hands, pool=set(unseen), points=list(self.points),
-                       log=list(self.score_log), scalars=(self.to_move_seat, self.phase, self.draws, drawn,
-                                                          self.start_tile, self.round_number, self.solitaire_draws,
-                                                          self.result))
+        state.assemble(
+            layout=self.layout,
+            hands=hands,
+            pool=set(unseen),
+            points=list(self.points),
+            log=list(self.score_log),
+            scalars=(
+                self.to_move_seat,
+                self.phase,
+                self.draws,
+                drawn,
+                self.start_tile,
+                self.round_number,
+                self.solitaire_draws,
+                self.result,
+            ),
+        )
         state.start_position = state.to_position()
         return state
 
@@ -105,10 +118,26 @@ class TripleDominoView:
         return text  # the stand-in hands are never shown: render shows only this player's hand
 
     def snapshot(self) -> tuple:
-        return (self.player, self.options, self.phase, self.to_move_seat, self.round_number, self.hand,
-                tuple(self.hand_sizes.items()), self.pool_size, tuple(sorted(self.layout.items())), self.points,
-                self.score_log, self.draws, self.drawn_count, self.drawn, self.start_tile, self.solitaire_draws,
-                self.result, self.history)
+        return (
+            self.player,
+            self.options,
+            self.phase,
+            self.to_move_seat,
+            self.round_number,
+            self.hand,
+            tuple(self.hand_sizes.items()),
+            self.pool_size,
+            tuple(sorted(self.layout.items())),
+            self.points,
+            self.score_log,
+            self.draws,
+            self.drawn_count,
+            self.drawn,
+            self.start_tile,
+            self.solitaire_draws,
+            self.result,
+            self.history,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TripleDominoView) and self.snapshot() == other.snapshot()
@@ -123,7 +152,9 @@ class TripleDominoView:
 def _public_text(move: Any, token: Any, seat: int) -> str:
     """A move as `seat` saw it: other hands in a deal and others' draws are hidden."""
     if isinstance(move, Deal):
-        hands = "|".join(",".join(TILE_NAMES[t] for t in hand) if s == seat else "?" for s, hand in enumerate(move.hands))
+        hands = "|".join(
+            ",".join(TILE_NAMES[t] for t in hand) if s == seat else "?" for s, hand in enumerate(move.hands)
+        )
         return f"deal {hands}" + ("" if move.start is None else f" start {TILE_NAMES[move.start]}")
     if isinstance(move, Drawn) and token[0] != seat:
         return "draw ?"

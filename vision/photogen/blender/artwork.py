@@ -19,15 +19,15 @@ from engine import get_game
 from ...layouts import Layout, drawn_lines
 from .design import Design
 
-TEXELS = 4096        # the long side of the texture: a 1 mm line is about 10 texels wide
-SUBPIXEL_BITS = 4    # OpenCV draws at 1/16 texel
+TEXELS = 4096  # the long side of the texture: a 1 mm line is about 10 texels wide
+SUBPIXEL_BITS = 4  # OpenCV draws at 1/16 texel
 BORDER_INSET = {"single": (0.93,), "double": (0.93, 0.905)}  # border lines, as a share of the outline
 
 
 @dataclass(frozen=True)
 class Artwork:
-    image: np.ndarray                          # (h, w, 3) uint8, BGR: red = lines, green = markers
-    box: tuple[float, float, float, float]     # x0, y0, x1, y1 in cm that the image spans
+    image: np.ndarray  # (h, w, 3) uint8, BGR: red = lines, green = markers
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in cm that the image spans
 
 
 class Canvas:
@@ -62,7 +62,9 @@ class Canvas:
         cv2.polylines(self.lines, [pts], True, 255, self.width(width_cm), cv2.LINE_AA, SUBPIXEL_BITS)
 
     def circle(self, centre, radius_cm: float, width_cm: float) -> None:
-        cv2.circle(self.lines, self.px(centre), self.radius(radius_cm), 255, self.width(width_cm), cv2.LINE_AA, SUBPIXEL_BITS)
+        cv2.circle(
+            self.lines, self.px(centre), self.radius(radius_cm), 255, self.width(width_cm), cv2.LINE_AA, SUBPIXEL_BITS
+        )
 
     def dot(self, centre, radius_cm: float) -> None:
         cv2.circle(self.marks, self.px(centre), self.radius(radius_cm), 255, -1, cv2.LINE_AA, SUBPIXEL_BITS)
@@ -76,7 +78,9 @@ class Canvas:
         (tw, th), _ = cv2.getTextSize(label, font, scale, thickness)
         x, y = self.px(centre)
         one = 1 << SUBPIXEL_BITS
-        cv2.putText(self.lines, label, (int(x / one - tw / 2), int(y / one + th / 2)), font, scale, 255, thickness, cv2.LINE_AA)
+        cv2.putText(
+            self.lines, label, (int(x / one - tw / 2), int(y / one + th / 2)), font, scale, 255, thickness, cv2.LINE_AA
+        )
 
     def clip(self, outline_cm: np.ndarray) -> None:
         """Nothing drawn past the board's edge (the rings board's edge circles are cut there)."""
@@ -89,8 +93,16 @@ class Canvas:
         return Artwork(cv2.merge([np.zeros_like(self.lines), self.marks, self.lines]), self.box)
 
 
-def draw(game: str, layout: Layout, design: Design, unit: float, outline_cm: np.ndarray, stone_r: float,
-         pocket_r: float, rng: np.random.Generator) -> tuple[Artwork, dict]:
+def draw(
+    game: str,
+    layout: Layout,
+    design: Design,
+    unit: float,
+    outline_cm: np.ndarray,
+    stone_r: float,
+    pocket_r: float,
+    rng: np.random.Generator,
+) -> tuple[Artwork, dict]:
     """The board's drawing for its design; `unit` is the centimetres of one board unit."""
     canvas = Canvas(outline_cm)
     lw = design.line_width_mm / 10.0
@@ -109,11 +121,14 @@ def draw(game: str, layout: Layout, design: Design, unit: float, outline_cm: np.
             else:
                 canvas.dot(p, pocket_r)
     if game == "sage-stones":
-        font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-                               cv2.FONT_HERSHEY_TRIPLEX]))
+        font = int(
+            rng.choice(
+                [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX]
+            )
+        )
         height = unit * rng.uniform(0.45, 0.65)
         below = float(layout.xy[:, 1].min()) - rng.uniform(0.95, 1.15)  # the numbered margin below row 1
-        columns = sorted({int(pid[1:pid.index("r")]) for pid in layout.ids})
+        columns = sorted({int(pid[1 : pid.index("r")]) for pid in layout.ids})
         for col in columns:
             x = float(np.mean([p[0] for pid, p in zip(layout.ids, layout.xy) if pid.startswith(f"c{col}r")]))
             canvas.text(str(col), (x * unit, below * unit), height, font)

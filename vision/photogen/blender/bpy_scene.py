@@ -23,18 +23,24 @@ import bmesh  # noqa: I001
 from bpy_extras.object_utils import world_to_camera_view
 from mathutils import Matrix, Vector
 
-LATHE_SEGMENTS = 40     # sides of a round solid: smooth at a stone's size in a 1600 px photo
+LATHE_SEGMENTS = 40  # sides of a round solid: smooth at a stone's size in a 1600 px photo
 NOISE_THRESHOLD = 0.08  # adaptive sampling's noise level: the denoiser takes the rest
-MIN_SAMPLES = 8         # samples every pixel gets before adaptive sampling may stop it
-NOISE_DETAIL = 3.0       # octaves of the procedural textures: finer ones cost time and blur away at 1600 px
+MIN_SAMPLES = 8  # samples every pixel gets before adaptive sampling may stop it
+NOISE_DETAIL = 3.0  # octaves of the procedural textures: finer ones cost time and blur away at 1600 px
 MIX_SOCKETS = {"RGBA": (6, 7, 2), "FLOAT": (2, 3, 0)}  # the Mix node's A, B inputs and result per data type
-SHARP_DEG = 35.0        # a board edge sharper than this stays sharp; a pocket's facets are shaded smooth
+SHARP_DEG = 35.0  # a board edge sharper than this stays sharp; a pocket's facets are shaded smooth
 
 
 # ----------------------------------------------------------------- geometry
 
-def lathe(bm: bmesh.types.BMesh, profile: list[list[float]], centre=(0.0, 0.0, 0.0), segments: int = LATHE_SEGMENTS,
-          squash: float = 1.0) -> None:
+
+def lathe(
+    bm: bmesh.types.BMesh,
+    profile: list[list[float]],
+    centre=(0.0, 0.0, 0.0),
+    segments: int = LATHE_SEGMENTS,
+    squash: float = 1.0,
+) -> None:
     """A closed solid of revolution about the vertical axis through `centre` (x, y, z).
 
     `profile` runs (radius, height) from the bottom pole (radius 0) to the top pole (radius 0);
@@ -46,9 +52,18 @@ def lathe(bm: bmesh.types.BMesh, profile: list[list[float]], centre=(0.0, 0.0, 0
         if radius <= 0.0:
             rings.append(bm.verts.new((cx, cy, cz + height)))
             continue
-        rings.append([bm.verts.new((cx + radius * math.cos(2 * math.pi * k / segments),
-                                    cy + radius * math.sin(2 * math.pi * k / segments) * squash, cz + height))
-                      for k in range(segments)])
+        rings.append(
+            [
+                bm.verts.new(
+                    (
+                        cx + radius * math.cos(2 * math.pi * k / segments),
+                        cy + radius * math.sin(2 * math.pi * k / segments) * squash,
+                        cz + height,
+                    )
+                )
+                for k in range(segments)
+            ]
+        )
     for lower, upper in zip(rings, rings[1:]):
         low_pole, up_pole = not isinstance(lower, list), not isinstance(upper, list)
         for k in range(segments):
@@ -79,7 +94,9 @@ def box(bm: bmesh.types.BMesh, size: list[float]) -> None:
     prism(bm, [[-sx, -sy], [sx, -sy], [sx, sy], [-sx, sy]], -sz, sz)
 
 
-def mesh_object(name: str, bm: bmesh.types.BMesh, material: bpy.types.Material | None, smooth: bool) -> bpy.types.Object:
+def mesh_object(
+    name: str, bm: bmesh.types.BMesh, material: bpy.types.Material | None, smooth: bool
+) -> bpy.types.Object:
     mesh = bpy.data.meshes.new(name)
     bmesh.ops.recalc_face_normals(bm, faces=bm.faces[:])
     bm.to_mesh(mesh)
@@ -128,6 +145,7 @@ def smooth_by_angle(obj: bpy.types.Object, degrees: float) -> None:
 
 
 # ----------------------------------------------------------------- materials
+
 
 class Nodes:
     """A material's node tree with short helpers: node(kind, **inputs) and link(a, b)."""
@@ -197,9 +215,17 @@ def surface_colour(nodes: Nodes, spec: dict):
     kind = spec["kind"]
     if kind == "wood":
         vec = nodes.object_coords(spec["grain_scale"], spec["grain_deg"], spec["offset"])
-        wave = nodes.node("ShaderNodeTexWave", wave_type=spec["wave"], bands_direction="Y", rings_direction="X",
-                          wave_profile="SAW", Scale=spec["ring_scale"], Distortion=spec["distortion"], Detail=NOISE_DETAIL,
-                          Detail_Scale=spec["detail_scale"])
+        wave = nodes.node(
+            "ShaderNodeTexWave",
+            wave_type=spec["wave"],
+            bands_direction="Y",
+            rings_direction="X",
+            wave_profile="SAW",
+            Scale=spec["ring_scale"],
+            Distortion=spec["distortion"],
+            Detail=NOISE_DETAIL,
+            Detail_Scale=spec["detail_scale"],
+        )
         nodes.link(vec, wave.inputs["Vector"])
         ramp = nodes.node("ShaderNodeValToRGB")  # each growth ring: early wood, then a thinner band of late wood
         early, late = ramp.color_ramp.elements[0], ramp.color_ramp.elements[1]
@@ -210,7 +236,9 @@ def surface_colour(nodes: Nodes, spec: dict):
         nodes.link(wave.outputs["Fac"], ramp.inputs["Fac"])
         fibre = nodes.node("ShaderNodeTexNoise", Scale=spec["fibre_scale"], Detail=NOISE_DETAIL)
         nodes.link(nodes.object_coords([0.08, 3.0, 1.0], spec["grain_deg"]), fibre.inputs["Vector"])
-        return nodes.mix("RGBA", nodes.math("MULTIPLY", fibre.outputs["Fac"], 0.25), ramp.outputs["Color"], spec["dark"])
+        return nodes.mix(
+            "RGBA", nodes.math("MULTIPLY", fibre.outputs["Fac"], 0.25), ramp.outputs["Color"], spec["dark"]
+        )
     noise = nodes.node("ShaderNodeTexNoise", Scale=spec.get("mottle_scale", 2.0), Detail=NOISE_DETAIL)
     nodes.link(nodes.object_coords(1.0), noise.inputs["Vector"])
     darker = [c * (1.0 - spec.get("mottle", 0.05)) for c in spec["rgb"]]
@@ -306,6 +334,7 @@ def make_solid(name: str, spec: dict) -> bpy.types.Material:
 
 # ----------------------------------------------------------------- the scene
 
+
 def build_board(spec: dict, material: bpy.types.Material) -> None:
     bm = bmesh.new()
     prism(bm, spec["outline"], 0.0, spec["thickness"])
@@ -388,7 +417,7 @@ def settings(spec: dict) -> None:
     scene.cycles.use_denoising = spec["denoise"]
     if spec["denoise"]:
         scene.cycles.denoiser = "OPENIMAGEDENOISE"
-    scene.cycles.seed = spec["seed"] % (2 ** 31)
+    scene.cycles.seed = spec["seed"] % (2**31)
     scene.cycles.max_bounces = 8
     scene.cycles.diffuse_bounces = 2
     scene.cycles.glossy_bounces = 4
@@ -420,7 +449,7 @@ def render(spec: dict, out_dir: Path) -> dict:
     rgb = array.array("f", bytes(4 * w * h * 3))
     for c in range(3):
         rgb[c::3] = rgba[c::4]
-    rows = [rgb[(h - 1 - y) * w * 3:(h - y) * w * 3] for y in range(h)]  # Blender's rows run bottom-up
+    rows = [rgb[(h - 1 - y) * w * 3 : (h - y) * w * 3] for y in range(h)]  # Blender's rows run bottom-up
     with open(out_dir / "linear.f32", "wb") as f:
         for row in rows:
             row.tofile(f)
@@ -439,8 +468,10 @@ def main(spec_path: str, out: str) -> int:
     out_dir = Path(out)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     settings(spec["render"])
-    materials = {name: (make_surface if m["kind"] in ("wood", "flat") else make_solid)(name, m)
-                 for name, m in spec["materials"].items()}
+    materials = {
+        name: (make_surface if m["kind"] in ("wood", "flat") else make_solid)(name, m)
+        for name, m in spec["materials"].items()
+    }
     build_board(spec["board"], materials["board"])
     build_solids(spec["solids"], materials)
     build_lights(spec["lights"], spec["world"])

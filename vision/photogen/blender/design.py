@@ -31,23 +31,47 @@ WOODS_DARK: dict[str, tuple[RGB, RGB]] = {
     "jatoba": ((134, 62, 36), (84, 34, 20)),
 }
 PAINTS: dict[str, RGB] = {
-    "teal": (30, 110, 115), "sage": (150, 170, 128), "brick": (165, 70, 50), "mustard": (212, 166, 52),
-    "charcoal": (50, 52, 56), "ivory": (240, 232, 210), "sky": (140, 180, 215), "plum": (100, 45, 80),
+    "teal": (30, 110, 115),
+    "sage": (150, 170, 128),
+    "brick": (165, 70, 50),
+    "mustard": (212, 166, 52),
+    "charcoal": (50, 52, 56),
+    "ivory": (240, 232, 210),
+    "sky": (140, 180, 215),
+    "plum": (100, 45, 80),
     "gloss-black": (18, 18, 20),
 }
 PAPERS: dict[str, RGB] = {
-    "printer-white": (246, 246, 243), "manila": (236, 214, 160), "newsprint": (214, 209, 194),
-    "blue-card": (120, 150, 200), "pink-card": (236, 184, 190),
+    "printer-white": (246, 246, 243),
+    "manila": (236, 214, 160),
+    "newsprint": (214, 209, 194),
+    "blue-card": (120, 150, 200),
+    "pink-card": (236, 184, 190),
 }
 MATS: dict[str, RGB] = {  # felt and vinyl
-    "billiard-felt": (30, 100, 55), "burgundy-felt": (110, 26, 36), "charcoal-felt": (56, 56, 60),
-    "sand-felt": (206, 190, 156), "navy-felt": (30, 40, 82), "black-vinyl": (24, 24, 27),
-    "white-vinyl": (232, 232, 229), "blue-vinyl": (50, 80, 150),
+    "billiard-felt": (30, 100, 55),
+    "burgundy-felt": (110, 26, 36),
+    "charcoal-felt": (56, 56, 60),
+    "sand-felt": (206, 190, 156),
+    "navy-felt": (30, 40, 82),
+    "black-vinyl": (24, 24, 27),
+    "white-vinyl": (232, 232, 229),
+    "blue-vinyl": (50, 80, 150),
 }
-INKS_DARK: dict[str, RGB] = {"black": (16, 16, 18), "sepia": (72, 46, 30), "indigo": (36, 40, 92),
-                             "oxblood": (100, 26, 26), "bottle": (26, 60, 36)}
-INKS_LIGHT: dict[str, RGB] = {"white": (246, 246, 241), "ivory": (236, 226, 190), "maple": (232, 202, 152),
-                              "silver": (202, 202, 207), "gold": (222, 182, 92)}
+INKS_DARK: dict[str, RGB] = {
+    "black": (16, 16, 18),
+    "sepia": (72, 46, 30),
+    "indigo": (36, 40, 92),
+    "oxblood": (100, 26, 26),
+    "bottle": (26, 60, 36),
+}
+INKS_LIGHT: dict[str, RGB] = {
+    "white": (246, 246, 241),
+    "ivory": (236, 226, 190),
+    "maple": (232, 202, 152),
+    "silver": (202, 202, 207),
+    "gold": (222, 182, 92),
+}
 # a palette colour's shades: a set's red may be crimson or scarlet, its orange close to it
 STONE_SHADES: dict[str, tuple[RGB, ...]] = {
     "black": ((15, 15, 18), (42, 40, 42), (26, 20, 36)),
@@ -70,26 +94,26 @@ DARK_BOARD = 0.42  # lightness below which a board takes light lines (dark walnu
 class Design:
     """Every choice that makes one Blender photo look the way it does."""
 
-    board_material: str        # wood-light | wood-dark | painted | paper | mat
-    board_finish: str          # the wood, paint, paper or mat by name
-    board_rgb: RGB             # its main colour (a wood: the early wood)
-    board_near_stone: str      # "" or the stone colour the board was painted or dyed close to
-    line_style: str            # ink | inlay | groove (drawn boards; pocket boards: their print)
-    line_tone: str             # dark | light | none (a groove has no colour of its own)
+    board_material: str  # wood-light | wood-dark | painted | paper | mat
+    board_finish: str  # the wood, paint, paper or mat by name
+    board_rgb: RGB  # its main colour (a wood: the early wood)
+    board_near_stone: str  # "" or the stone colour the board was painted or dyed close to
+    line_style: str  # ink | inlay | groove (drawn boards; pocket boards: their print)
+    line_tone: str  # dark | light | none (a groove has no colour of its own)
     line_rgb: RGB
     line_width_mm: float
-    border: str                # none | single | double
-    markers: str               # drawn boards: none | dot | big-dot | ring | hole
-    marker_tone: str           # dark | light
-    marker_size: float         # in stone radii
-    pockets: str               # pocket boards: cap | drilled | cone | printed
-    pocket_print: str          # printed pockets: ring | disc
-    numbers: str               # sage-stones' column numbers: printed | engraved
-    stone_material: str        # glass | frosted | glossy | matte (clear stones are always glass)
-    stone_shape: str           # dome (flat-bottomed gem) | lens (both sides round) | disc | pebble (oval)
-    light: str                 # one of LIGHTS
-    table: str                 # wood | cloth | stone | similar (of the board's own colour)
-    props: tuple[str, ...]     # things beside the board, from PROPS
+    border: str  # none | single | double
+    markers: str  # drawn boards: none | dot | big-dot | ring | hole
+    marker_tone: str  # dark | light
+    marker_size: float  # in stone radii
+    pockets: str  # pocket boards: cap | drilled | cone | printed
+    pocket_print: str  # printed pockets: ring | disc
+    numbers: str  # sage-stones' column numbers: printed | engraved
+    stone_material: str  # glass | frosted | glossy | matte (clear stones are always glass)
+    stone_shape: str  # dome (flat-bottomed gem) | lens (both sides round) | disc | pebble (oval)
+    light: str  # one of LIGHTS
+    table: str  # wood | cloth | stone | similar (of the board's own colour)
+    props: tuple[str, ...]  # things beside the board, from PROPS
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -128,8 +152,13 @@ def _board(game: str, colours: list[str], stone_rgb: dict[str, RGB], rng) -> tup
         rgb = tuple(int(c) for c in np.clip(np.array(stone_rgb[near]) * rng.uniform(0.85, 1.08), 0, 255))
         return material, f"{near}-like", rgb, near
     material = pick(rng, ["wood-light", "wood-dark", "painted", "paper", "mat"], p=[0.28, 0.22, 0.2, 0.15, 0.15])
-    table = {"wood-light": {k: v[0] for k, v in WOODS_LIGHT.items()}, "wood-dark": {k: v[0] for k, v in WOODS_DARK.items()},
-             "painted": PAINTS, "paper": PAPERS, "mat": MATS}[material]
+    table = {
+        "wood-light": {k: v[0] for k, v in WOODS_LIGHT.items()},
+        "wood-dark": {k: v[0] for k, v in WOODS_DARK.items()},
+        "painted": PAINTS,
+        "paper": PAPERS,
+        "mat": MATS,
+    }[material]
     finish = pick(rng, table)
     return material, finish, table[finish], ""
 
@@ -168,15 +197,25 @@ def sample_design(game: str, colours: list[str], rng: np.random.Generator) -> tu
     markers, marker_size, pockets, pocket_print, numbers = "none", 0.0, "", "", ""
     marker_tone = _contrary(board_rgb) if tone == "none" else tone
     if game in DRAWN:
-        markers = pick(rng, ["none", "dot", "big-dot", "ring", "hole"],
-                       p=[0.24, 0.24, 0.22, 0.15, 0.15] if carvable else [0.28, 0.28, 0.26, 0.18, 0.0])
+        markers = pick(
+            rng,
+            ["none", "dot", "big-dot", "ring", "hole"],
+            p=[0.24, 0.24, 0.22, 0.15, 0.15] if carvable else [0.28, 0.28, 0.26, 0.18, 0.0],
+        )
         if markers == "big-dot" and rng.random() < 0.3:
             marker_tone = "dark" if marker_tone == "light" else "light"
-        low, high = {"none": (0, 0), "dot": (0.15, 0.4), "big-dot": (0.7, 1.05), "ring": (0.8, 1.15),
-                     "hole": (0.3, 0.6)}[markers]
+        low, high = {
+            "none": (0, 0),
+            "dot": (0.15, 0.4),
+            "big-dot": (0.7, 1.05),
+            "ring": (0.8, 1.15),
+            "hole": (0.3, 0.6),
+        }[markers]
         marker_size = round(float(rng.uniform(low, high)), 3)
     else:
-        pockets = pick(rng, ["cap", "drilled", "cone", "printed"], p=[0.45, 0.25, 0.15, 0.15] if carvable else [0, 0, 0, 1])
+        pockets = pick(
+            rng, ["cap", "drilled", "cone", "printed"], p=[0.45, 0.25, 0.15, 0.15] if carvable else [0, 0, 0, 1]
+        )
         pocket_print = pick(rng, ["ring", "disc"]) if pockets == "printed" else ""
         if pockets == "printed" and style == "groove":  # a print is ink: grooves would leave it unseen
             tone = _contrary(board_rgb)
@@ -193,9 +232,26 @@ def sample_design(game: str, colours: list[str], rng: np.random.Generator) -> tu
     props: tuple[str, ...] = ()
     if rng.random() < 0.5:
         props = tuple(sorted(str(p) for p in rng.choice(PROPS, size=int(rng.integers(1, 4)), replace=False)))
-    design = Design(board_material=material, board_finish=finish, board_rgb=tuple(int(c) for c in board_rgb),
-                    board_near_stone=near, line_style=style, line_tone=tone, line_rgb=tuple(int(c) for c in line_rgb),
-                    line_width_mm=width, border=border, markers=markers, marker_tone=marker_tone,
-                    marker_size=marker_size, pockets=pockets, pocket_print=pocket_print, numbers=numbers,
-                    stone_material=stone_material, stone_shape=stone_shape, light=light, table=table, props=props)
+    design = Design(
+        board_material=material,
+        board_finish=finish,
+        board_rgb=tuple(int(c) for c in board_rgb),
+        board_near_stone=near,
+        line_style=style,
+        line_tone=tone,
+        line_rgb=tuple(int(c) for c in line_rgb),
+        line_width_mm=width,
+        border=border,
+        markers=markers,
+        marker_tone=marker_tone,
+        marker_size=marker_size,
+        pockets=pockets,
+        pocket_print=pocket_print,
+        numbers=numbers,
+        stone_material=stone_material,
+        stone_shape=stone_shape,
+        light=light,
+        table=table,
+        props=props,
+    )
     return design, stone_rgb

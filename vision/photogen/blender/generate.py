@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[3]
 BLENDER_PYTHON = ROOT / ".venv-blender" / "bin" / "python"
 BPY_SCRIPT = Path(__file__).with_name("bpy_scene.py")
 GENERATOR = "vision.photogen.blender"
-SAMPLES = 8                 # with OpenImageDenoise as clean as 16 here: 120 CPU s a 1600x1200 photo against 200
+SAMPLES = 8  # with OpenImageDenoise as clean as 16 here: 120 CPU s a 1600x1200 photo against 200
 PROJECTION_TOLERANCE_PX = 0.05  # our projection against Blender's own world_to_camera_view
 
 
@@ -34,8 +34,9 @@ def photo_name(game: str, seed: int) -> str:
     return f"{game}_b{seed}"
 
 
-def plan(game: str, seed: int, work: Path, size=(1600, 1200), samples: int = SAMPLES, threads: int = 2,
-         denoise: bool = True) -> tuple[Scene, dict, dict, np.random.Generator]:
+def plan(
+    game: str, seed: int, work: Path, size=(1600, 1200), samples: int = SAMPLES, threads: int = 2, denoise: bool = True
+) -> tuple[Scene, dict, dict, np.random.Generator]:
     """Every draw of one photo but the render: its position, design and scene (the board's
     drawing written to `work`).  Returns the scene, the cells, the position's summary and the
     generator, whose next draws develop the photo."""
@@ -46,8 +47,9 @@ def plan(game: str, seed: int, work: Path, size=(1600, 1200), samples: int = SAM
     design, stone_rgb = sample_design(game, sorted({c for c in cells.values() if c}), rng)
 
     def draw(board) -> tuple[str, tuple, dict]:
-        art, info = artwork.draw(game, board.layout, design, board.unit, board.outline, board.stone_r,
-                                 board.pocket_r, rng)
+        art, info = artwork.draw(
+            game, board.layout, design, board.unit, board.outline, board.stone_r, board.pocket_r, rng
+        )
         path = work / "artwork.png"
         cv2.imwrite(str(path), art.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         return str(path), art.box, info
@@ -63,8 +65,9 @@ def blender_render(spec: dict, work: Path, python: Path = BLENDER_PYTHON) -> tup
     if not python.exists():
         raise RuntimeError(f"no Blender venv at {python.parent.parent}: run ./stones setup (it installs bpy there)")
     (work / "spec.json").write_text(json.dumps(spec))
-    done = subprocess.run([str(python), str(BPY_SCRIPT), str(work / "spec.json"), str(work)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(python), str(BPY_SCRIPT), str(work / "spec.json"), str(work)], capture_output=True, text=True
+    )
     if done.returncode != 0 or not (work / "render.json").exists():
         raise RuntimeError("Blender failed: " + (done.stderr or done.stdout)[-1500:])
     report = json.loads((work / "render.json").read_text())
@@ -85,8 +88,16 @@ def check_projection(scene: Scene, report: dict) -> float:
     return gap
 
 
-def render_one(game: str, seed: int, out_dir: Path, size=(1600, 1200), samples: int = SAMPLES, threads: int = 2,
-               quality: int | None = None, python: Path = BLENDER_PYTHON) -> dict:
+def render_one(
+    game: str,
+    seed: int,
+    out_dir: Path,
+    size=(1600, 1200),
+    samples: int = SAMPLES,
+    threads: int = 2,
+    quality: int | None = None,
+    python: Path = BLENDER_PYTHON,
+) -> dict:
     """Render one photo: NAME.jpg and its ground truth NAME.json in `out_dir`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     name = photo_name(game, seed)
@@ -110,13 +121,27 @@ def render_one(game: str, seed: int, out_dir: Path, size=(1600, 1200), samples: 
         "board_corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners],
         "image": f"{name}.jpg",
         "size": list(saved),
-        "cell_px": {pid: [round(float(x), 2), round(float(y), 2)] for pid, (x, y) in zip(scene.board.layout.ids, cell_px)},
-        "render": {"generator": GENERATOR, "seed": seed, "blender": report["blender"],
-                   "render_seconds": report["seconds"], "render_cpu_seconds": report["cpu_seconds"], "samples": samples, "rendered_size": list(scene.camera.size),
-                   "saved_scale": scale, "jpeg_quality": q, "board_area_fraction": round(area, 3),
-                   "projection_check_px": round(gap, 5), "position": position, **scene.info, "post": post,
-                   "notes": "cell_px: each location on the board's top face, OpenCV pixel coordinates "
-                            "(the first pixel's centre is 0, 0); board_corners: the top face's outline"},
+        "cell_px": {
+            pid: [round(float(x), 2), round(float(y), 2)] for pid, (x, y) in zip(scene.board.layout.ids, cell_px)
+        },
+        "render": {
+            "generator": GENERATOR,
+            "seed": seed,
+            "blender": report["blender"],
+            "render_seconds": report["seconds"],
+            "render_cpu_seconds": report["cpu_seconds"],
+            "samples": samples,
+            "rendered_size": list(scene.camera.size),
+            "saved_scale": scale,
+            "jpeg_quality": q,
+            "board_area_fraction": round(area, 3),
+            "projection_check_px": round(gap, 5),
+            "position": position,
+            **scene.info,
+            "post": post,
+            "notes": "cell_px: each location on the board's top face, OpenCV pixel coordinates "
+            "(the first pixel's centre is 0, 0); board_corners: the top face's outline",
+        },
     }
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1))
     return meta
@@ -134,14 +159,18 @@ def render_set(games: list[str], count: int, seed: int, out: Path, again: bool =
             t0 = time.time()
             meta = render_one(game, render_seed, out, **options)
             made += 1
-            print(f"{meta['image']}  render {meta['render']['render_seconds']:.1f}s  total {time.time() - t0:.1f}s",
-                  flush=True)
+            print(
+                f"{meta['image']}  render {meta['render']['render_seconds']:.1f}s  total {time.time() - t0:.1f}s",
+                flush=True,
+            )
     return made
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.photogen.blender",
-                                 description="Render held-out board photos with Blender Cycles (bpy in .venv-blender).")
+    ap = argparse.ArgumentParser(
+        prog="python -m vision.photogen.blender",
+        description="Render held-out board photos with Blender Cycles (bpy in .venv-blender).",
+    )
     ap.add_argument("--game", required=True, choices=[*GAMES, "all"])
     ap.add_argument("--count", type=int, default=20, help="photos per game")
     ap.add_argument("--seed", type=int, default=101, help="render seeds SEED*1000 .. SEED*1000+COUNT-1")
@@ -156,8 +185,18 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     games = list(GAMES) if a.game == "all" else [a.game]
     try:
-        render_set(games, a.count, a.seed, a.out, a.again, size=(a.width, a.height), samples=a.samples,
-                   threads=a.threads, quality=a.quality, python=a.python)
+        render_set(
+            games,
+            a.count,
+            a.seed,
+            a.out,
+            a.again,
+            size=(a.width, a.height),
+            samples=a.samples,
+            threads=a.threads,
+            quality=a.quality,
+            python=a.python,
+        )
     except RuntimeError as exc:
         ap.exit(1, f"python -m vision.photogen.blender: {exc}\n")
     return 0

@@ -12,9 +12,9 @@ import math
 import cv2
 import numpy as np
 
-MIDDLE_GREY = (0.14, 0.26)   # the metered log-average of the scene is exposed to this linear grey
-METERING_SPREAD = 0.3        # the metering weight's standard deviation, as a share of the frame
-HIGHLIGHT_HEADROOM = 6.0     # the brightest 0.3% may reach this before the exposure is pulled down
+MIDDLE_GREY = (0.14, 0.26)  # the metered log-average of the scene is exposed to this linear grey
+METERING_SPREAD = 0.3  # the metering weight's standard deviation, as a share of the frame
+HIGHLIGHT_HEADROOM = 6.0  # the brightest 0.3% may reach this before the exposure is pulled down
 SAVED_SCALES = (1.0, 0.8, 0.6)  # 1600 px, 1280 px, 960 px (720p) wide photos
 SAVED_SHARES = (0.65, 0.2, 0.15)
 
@@ -30,7 +30,7 @@ def tone_curve(x: np.ndarray, kind: str, contrast: float) -> np.ndarray:
         y = (x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14)
     else:
         white = 4.0
-        y = x * (1 + x / white ** 2) / (1 + x)
+        y = x * (1 + x / white**2) / (1 + x)
     y = np.clip(y, 0.0, 1.0)
     return np.clip(0.5 + (y - 0.5) * contrast, 0.0, 1.0) if contrast != 1.0 else y
 
@@ -101,8 +101,14 @@ def develop(linear: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, d
     g = grey + (g - grey) * saturation
     amount = float(rng.uniform(0.2, 0.9))
     g = g + amount * (g - cv2.GaussianBlur(g, (0, 0), 1.2))  # the phone's sharpening
-    info.update(noise_shot=round(shot, 5), noise_read=round(read, 7), tone_curve=curve, contrast=round(contrast, 3),
-                saturation=round(saturation, 3), sharpen=round(amount, 3))
+    info.update(
+        noise_shot=round(shot, 5),
+        noise_read=round(read, 7),
+        tone_curve=curve,
+        contrast=round(contrast, 3),
+        saturation=round(saturation, 3),
+        sharpen=round(amount, 3),
+    )
     bgr = np.clip(g[..., ::-1] * 255 + 0.5, 0, 255).astype(np.uint8)
     return np.ascontiguousarray(bgr), info
 

@@ -15,9 +15,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MARK = {"black": (0, 0, 0), "white": (255, 255, 255), "clear": (200, 255, 200), "red": (0, 0, 255),
-        "green": (0, 160, 0), "blue": (255, 0, 0), "yellow": (0, 230, 255), "orange": (0, 140, 255),
-        "purple": (160, 0, 160)}
+MARK = {
+    "black": (0, 0, 0),
+    "white": (255, 255, 255),
+    "clear": (200, 255, 200),
+    "red": (0, 0, 255),
+    "green": (0, 160, 0),
+    "blue": (255, 0, 0),
+    "yellow": (0, 230, 255),
+    "orange": (0, 140, 255),
+    "purple": (160, 0, 160),
+}
 
 
 def overlay(meta: dict, image: np.ndarray) -> np.ndarray:
