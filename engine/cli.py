@@ -261,7 +261,7 @@ class TerminalGame:
         state = self.state
         self.say(f"{state.game.title}. Type a move in the game's notation; 'help' lists the commands.")
         shown_for: str | None = None
-        while not state.is_over():
+        while (outcome := state.outcome()) is None:
             if state.is_chance_node():
                 state.push_unchecked(state.sample_chance())
                 self.say(f"  {self.public_last_move()}")
@@ -289,7 +289,7 @@ class TerminalGame:
                 return
         self.say()
         self.say(self.board_for(next(iter(self.humans))))
-        self.say(f"Game over: {state.outcome().describe()}")
+        self.say(f"Game over: {outcome.describe()}")
 
     def command(self, line: str) -> bool:
         """Carry out one line typed by a person; False means leave the game."""

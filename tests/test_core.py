@@ -42,6 +42,13 @@ def test_bad_options_are_refused_with_a_reason(data: dict, message: str) -> None
         TS.options(data)
 
 
+def test_another_games_options_are_refused_by_name() -> None:
+    morris_options = get_game("morris").options()
+    assert TS.options(TS.options()) == TS.options()  # its own options pass through
+    with pytest.raises(OptionError, match="options of morris, not of three-stones"):
+        TS.new_state(morris_options)
+
+
 def test_options_from_command_line_words() -> None:
     opts = TS.Options.parse_assignments(["mode=pure-skill", "handicap-black=2"])
     assert opts.mode == "pure-skill" and opts.handicap_black == 2

@@ -210,8 +210,7 @@ class AlphaBeta:
         original_alpha = alpha
         best, best_move = -WIN - 1, None
         first = True
-        reduce_after = self.reduce_after
-        reduce = reduce_after is not None and depth >= 3
+        reduce_from = self.reduce_after if depth >= 3 else None  # the index from which late moves may be reduced
         reducible = self.reducible
         killers = self.killers[ply]
         for index, move in enumerate(moves):
@@ -220,8 +219,8 @@ class AlphaBeta:
                 first = False
             else:
                 if (
-                    reduce
-                    and index >= reduce_after
+                    reduce_from is not None
+                    and index >= reduce_from
                     and move not in killers
                     and (reducible is None or reducible(state, move))
                 ):
@@ -255,9 +254,12 @@ class AlphaBeta:
         stand = self.k.evaluate(state)
         if stand >= beta or plies_left == 0:
             return stand
+        noisy_moves = self.noisy_moves
+        if noisy_moves is None:
+            raise ValueError("a quiescence search needs the knowledge's noisy_moves(state) hook")
         best = stand
         alpha = max(alpha, stand)
-        for move in self.noisy_moves(state):
+        for move in noisy_moves(state):
             state.push_unchecked(move)
             try:
                 clock.tick()

@@ -105,13 +105,13 @@ class Expectimax:
         me = k.players.index(state.current_player)
         if depth == 1 and self.leaf_values is not None:
             # The last decision: the game can value its moves without playing them.
-            best = None
+            best_leaf: Vector | None = None
             values = self.leaf_values(state)
             for v in values:
-                if best is None or v[me] > best[me]:
-                    best = v
+                if best_leaf is None or v[me] > best_leaf[me]:
+                    best_leaf = v
             clock.tick(len(values))
-            return best if best is not None else k.evaluate(state)
+            return best_leaf if best_leaf is not None else k.evaluate(state)
         moves = k.ordered_moves(state)
         if self.beam is not None and len(moves) > self.beam:
             moves = moves[: self.beam]

@@ -7,6 +7,7 @@ hard    strong: the full search the game suits, as deep as the budget allows
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from .base import Player, RandomPlayer
@@ -147,7 +148,7 @@ def levels_of(game_id: str) -> dict[str, Factory]:
     if game_id not in _CACHE:
         if game_id not in _BUILDERS:
             raise ValueError(f"no computer players for {game_id!r}")
-        table = {"random": lambda seed, g=game_id: RandomPlayer(g, seed)}
+        table: dict[str, Factory] = {"random": partial(RandomPlayer, game_id)}
         table.update(_BUILDERS[game_id]())
         _CACHE[game_id] = table
     return _CACHE[game_id]

@@ -7,25 +7,29 @@ the rules that never change during play, a `State` holds one position.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Generic, Mapping
 
-from .errors import PositionError, shown
+from .errors import OptionError, PositionError, shown
 from .geometry import Geometry
 from .options import RuleOptions
-from .state import State
+from .state import Opts, State
 
 
-class Game(ABC):
+class Game(ABC, Generic[Opts]):
+    """Generic in its options class, so `options()` hands each game's state its own options type."""
+
     id: ClassVar[str]
     title: ClassVar[str]
-    Options: ClassVar[type[RuleOptions]]
+    Options: type[Opts]  # set once per game class (a ClassVar cannot hold a type variable)
     palette: ClassVar[tuple[str, ...]] = ()
     rules_summary: ClassVar[str] = ""
 
-    def options(self, data: Mapping[str, Any] | RuleOptions | None = None) -> RuleOptions:
-        """Validated options from a mapping (or passed through if already options)."""
+    def options(self, data: Mapping[str, Any] | RuleOptions | None = None) -> Opts:
+        """Validated options from a mapping (or passed through if already this game's options)."""
         if isinstance(data, self.Options):
             return data
+        if isinstance(data, RuleOptions):
+            raise OptionError(f"these are options of {data.game_id}, not of {self.id}")
         return self.Options.from_dict(data)
 
     @abstractmethod

@@ -18,7 +18,7 @@ import json
 import math
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, Iterator, Protocol, Self, Sequence, TypeVar
 
 from .errors import IllegalMoveError, PositionError, shown
 from .options import RuleOptions
@@ -128,6 +128,21 @@ class TimeForfeit:
 TIME_FORFEIT = TimeForfeit()
 
 
+class PlayerView(Protocol):
+    """What one player may see of a state: the state itself when nothing is hidden, else the game's own
+    view object (triple-domino's hands); the players and the terminal take either."""
+
+    @property
+    def current_player(self) -> str: ...
+
+    @property
+    def history(self) -> Sequence[object]: ...
+
+    def is_over(self) -> bool: ...
+
+    def render(self) -> str: ...
+
+
 class State(ABC, Generic[M, Opts]):
     """One position of one game, with the history that led to it."""
 
@@ -188,7 +203,7 @@ class State(ABC, Generic[M, Opts]):
     def render(self) -> str:
         """The board drawn as text, for the terminal."""
 
-    def copy(self) -> "State[M, Opts]":
+    def copy(self) -> Self:
         """An independent state with the same position and history.
 
         A shallow clone is cheap (search copies states often); each game gives the
@@ -203,7 +218,7 @@ class State(ABC, Generic[M, Opts]):
         return clone
 
     @abstractmethod
-    def _copy_containers(self, clone: "State[M, Opts]") -> None:
+    def _copy_containers(self, clone: Self) -> None:
         """Give `clone` its own copies of this game's mutable containers (board, hands, ...)."""
 
     def _check(self, move: M) -> None:
@@ -226,7 +241,7 @@ class State(ABC, Generic[M, Opts]):
         """Everything that makes this state what it is, comparable with ==; undo must restore it."""
         return (json.dumps(self.to_position(), sort_keys=True), self.moves_text(), self.clock, self._flagged)
 
-    def view(self, player: str) -> "State[M, Opts]":
+    def view(self, player: str) -> PlayerView:
         """What `player` may see: the default is everything (games of perfect information)."""
         return self.copy()
 

@@ -91,14 +91,15 @@ FULL = (1 << len(POINT_NAMES)) - 1
 
 def _mills() -> tuple[tuple[int, int, int], ...]:
     """The 16 lines of three: every drawn row and column, the middle row and column split at the centre."""
-    out = []
+    out: list[tuple[int, int, int]] = []
     for axis in (1, 0):  # rows (points sharing y), then columns (points sharing x)
         for k in range(7):
             on_line = sorted((COORDS[p][1 - axis], p) for p in POINTS if COORDS[p][axis] == k)
             for part in ([q for q in on_line if q[0] < 3], [q for q in on_line if q[0] > 3]) if k == 3 else (on_line,):
-                out.append(tuple(p for _, p in part))
-    assert len(out) == 16 and all(len(m) == 3 for m in out)
-    return tuple(out)  # type: ignore[return-value]
+                first, middle, last = (p for _, p in part)  # a line of more or fewer than three points raises here
+                out.append((first, middle, last))
+    assert len(out) == 16
+    return tuple(out)
 
 
 MILLS = _mills()
@@ -549,7 +550,7 @@ class MorrisState(State[Move, MorrisOptions]):
 
 
 # ----- the game ------------------------------------------------------------------------------------
-class Morris(Game):
+class Morris(Game[MorrisOptions]):
     id = "morris"
     title = "Nine Men's Morris"
     Options = MorrisOptions

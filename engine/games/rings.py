@@ -873,8 +873,9 @@ def _render(state: RingsState) -> str:
     lines.append(
         "scores: " + "  ".join(f"{colour} ({CODES[colour]}) {score}" for colour, score in state.scores().items())
     )
-    if state.is_over():
-        lines.append(state.outcome().describe())
+    outcome = state.outcome()
+    if outcome is not None:
+        lines.append(outcome.describe())
     else:
         lines.append(f"to move: {state.current_player}   passes in a row: {state.passes}/{state.n}")
         ready = [CIRCLE_NAMES[c] for c in state.circles_to_convert(state.to_move)]
@@ -888,7 +889,7 @@ def _render(state: RingsState) -> str:
 # ----- the game ---------------------------------------------------------------------
 
 
-class Rings(Game):
+class Rings(Game[RingsOptions]):
     id = "rings"
     title = "Rings"
     Options = RingsOptions

@@ -432,7 +432,9 @@ class SageStonesState(State[Move, SageStonesOptions]):
             if move not in ROLL_SET:
                 raise IllegalMoveError(f"{move}: a roll is three dice with faces 1 to 3, sorted", rule="dice")
             if phase != AWAIT_ROLL:
-                raise IllegalMoveError(f"{move}: {who} has rolled {self.roll.dice_text()}; {self._duty()}", rule="dice")
+                raise IllegalMoveError(
+                    f"{move}: {who} has rolled {self._rolled().dice_text()}; {self._duty()}", rule="dice"
+                )
             return
         if phase == AWAIT_ROLL:
             raise IllegalMoveError(f"{move}: {who} must roll the dice first", rule="dice")
@@ -455,7 +457,8 @@ class SageStonesState(State[Move, SageStonesOptions]):
             )
         if phase == MUST_WIPE:
             raise IllegalMoveError(
-                f"{move}: column {self.roll.total} and column 6 are full: the board is wiped (play wipe)", rule="wipe"
+                f"{move}: column {self._rolled().total} and column 6 are full: the board is wiped (play wipe)",
+                rule="wipe",
             )
         if COLUMN_OF[move.pocket] != self.column:
             raise IllegalMoveError(f"{move}: {self._column_reason()}", rule="column")
@@ -464,11 +467,17 @@ class SageStonesState(State[Move, SageStonesOptions]):
                 f"{move}: that pocket is taken by {self.seats[self.board[move.pocket]]}", rule="occupied"
             )
 
+    def _rolled(self) -> Roll:
+        """The roll the seat to move is playing: there is one in every phase after the dice are rolled."""
+        if self.roll is None:
+            raise IllegalMoveError(f"{self.seat_to_move} has not rolled the dice yet", rule="dice")
+        return self.roll
+
     def _column_reason(self) -> str:
-        rolled = self.roll.total if self.roll else self.column
-        if rolled != self.column:
-            return f"column {rolled} is full, so the roll {self.roll.dice_text()} places in column 6"
-        return f"the roll {self.roll.dice_text()} places in column {self.column}"
+        roll = self._rolled()
+        if roll.total != self.column:
+            return f"column {roll.total} is full, so the roll {roll.dice_text()} places in column 6"
+        return f"the roll {roll.dice_text()} places in column {self.column}"
 
     def _duty(self) -> str:
         """What the seat to move has to do now, in words."""
@@ -691,7 +700,7 @@ def parse_dice(word: str, text: str = "") -> tuple[int, int, int]:
     return a, b, c
 
 
-class SageStones(Game):
+class SageStones(Game[SageStonesOptions]):
     id = "sage-stones"
     title = "Sage Stones"
     Options = SageStonesOptions

@@ -76,7 +76,7 @@ def _triples() -> tuple[tuple[int, int, int], ...]:
             for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
                 cells = [(col + k * dc, row + k * dr) for k in range(3)]
                 if all(0 <= c < SIZE and 0 <= r < SIZE for c, r in cells):
-                    idx = tuple(_index(c, r) for c, r in cells)
+                    idx = (_index(*cells[0]), _index(*cells[1]), _index(*cells[2]))
                     if all(i in POCKET_SET for i in idx):
                         out.append(idx)
     return tuple(out)
@@ -367,10 +367,11 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
             cells = []
             for col in range(SIZE):
                 i = _index(col, row)
+                stone = self.board[i]
                 if i not in POCKET_SET:
                     text = " "
-                elif self.board[i] is not None:
-                    text = symbol[self.board[i]]
+                elif stone is not None:
+                    text = symbol[stone]
                 else:
                     text = "+" if restricted and i in allowed else "."
                 cells.append(f"({text})" if i == self.last else f" {text} ")
@@ -396,7 +397,7 @@ class ThreeStonesState(State[Move, ThreeStonesOptions]):
         clone.points = dict(self.points)
 
 
-class ThreeStones(Game):
+class ThreeStones(Game[ThreeStonesOptions]):
     id = "three-stones"
     title = "Three Stones"
     Options = ThreeStonesOptions

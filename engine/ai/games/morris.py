@@ -234,7 +234,7 @@ def mill_moves(state: MorrisState) -> list[Any]:
     leaves have none, and then this costs one pass over the sixteen lines."""
     t = state.turn
     me, them = state.men[t], state.men[1 - t]
-    steps = set()
+    steps: set[tuple[int | None, int]] = set()  # (source, target): no source while placing
     for mask in MILL_MASKS:
         mine = me & mask
         if them & mask or mine == mask or not (mine and mine & (mine - 1)):

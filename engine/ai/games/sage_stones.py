@@ -11,7 +11,7 @@ ply of a search costs little.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from ...games.sage_stones import COLUMN_OF as COLUMN_OF_POCKET
 from ...games.sage_stones import PASS, Place, SageStonesState, Wipe
@@ -34,8 +34,10 @@ class SageKnowledge:
         self.owner_index = tuple(self.players.index(o) for o in state.owners)
         self.race = race
         self.threats = threats
-        if threats:
-            self.leaf_values = None  # the threat evaluation needs the board after the move: play it
+        # the expectimax hook; the threat evaluation needs the board after the move, so it plays it instead
+        self.leaf_values: Callable[[SageStonesState], list[tuple[float, ...]]] | None = (
+            None if threats else self._leaf_values
+        )
         self.weights = [math.exp(-race * d) for d in range(state.options.stones_per_colour + 2)]
 
     def _vector(self, supply: list[int]) -> tuple[float, ...]:
@@ -113,7 +115,7 @@ class SageKnowledge:
             return self._vector([state.options.stones_per_colour] * len(state.supply))
         return self._vector(state.supply)
 
-    def leaf_values(self, state: SageStonesState) -> list[tuple[float, ...]]:
+    def _leaf_values(self, state: SageStonesState) -> list[tuple[float, ...]]:
         return [self._after(state, m) for m in state.legal_moves()]
 
     def ordered_moves(self, state: SageStonesState) -> list[Any]:

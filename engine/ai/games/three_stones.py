@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import CHANCE
-from ...games.three_stones import BLACK, CLEAR, TRIPLES, TRIPLES_THROUGH, WHITE, ThreeStonesState, open_side
+from ...core import CHANCE, IllegalMoveError
+from ...games.three_stones import BLACK, CLEAR, TRIPLES, TRIPLES_THROUGH, WHITE, Place, ThreeStonesState, open_side
 from ..base import logistic
 
 PLAYERS = (WHITE, BLACK)
@@ -84,6 +84,13 @@ def white_gain(
     return after - before
 
 
+def _placements(state: ThreeStonesState) -> list[Place]:
+    """The legal placements of the player to move (none once the game is over); a draw is chance's, not a player's."""
+    if state.current_player == CHANCE:
+        raise IllegalMoveError("a stone is to be drawn from the pouch: there are no placements to value", rule="chance")
+    return [m for m in state.legal_moves() if isinstance(m, Place)]
+
+
 def stones_left(state: ThreeStonesState) -> int:
     return state.stones_left
 
@@ -104,7 +111,7 @@ class ThreeStonesKnowledge:
         outcome = state.outcome()
         if outcome is None:
             return None
-        m = state.points[WHITE] - state.points[BLACK]
+        m = float(state.points[WHITE] - state.points[BLACK])
         m += self.win_bonus if m > 0 else -self.win_bonus if m < 0 else 0.0
         return (m, -m)
 
@@ -113,8 +120,10 @@ class ThreeStonesKnowledge:
         return (m, -m)
 
     def ordered_moves(self, state: ThreeStonesState) -> list[Any]:
-        moves = list(state.legal_moves())
-        if state.current_player == CHANCE or len(moves) < 2:
+        if state.current_player == CHANCE:
+            return list(state.legal_moves())
+        moves = _placements(state)
+        if len(moves) < 2:
             return moves
         sign = 1.0 if state.current_player == WHITE else -1.0
         table = self.gain_table
@@ -130,7 +139,7 @@ class ThreeStonesKnowledge:
         base = white_margin(state, self.table)
         table = self.gain_table
         out = []
-        for m in state.legal_moves():
+        for m in _placements(state):
             v = base + white_gain(state, m.colour, m.pocket, table)
             out.append((v, -v))
         return out

@@ -11,7 +11,7 @@ from .position import read_layout, read_position, read_scores
 from .state import TripleDominoState
 
 
-class TripleDomino(Game):
+class TripleDomino(Game[TripleDominoOptions]):
     id = "triple-domino"
     title = "Triple Domino"
     Options = TripleDominoOptions
@@ -36,7 +36,7 @@ class TripleDomino(Game):
     def _read_options(self, position: Mapping[str, Any]) -> TripleDominoOptions:
         self.check_game_id(position)
         try:
-            return self.options(position.get("options"))  # type: ignore[return-value]
+            return self.options(position.get("options"))
         except OptionError as exc:
             raise PositionError(f"position options: {exc}") from None
 

@@ -402,7 +402,7 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
             self.drawn += (move.tile,)
             self.phase = PLAY
             return saved
-        token = (len(self.score_log), self._scalars(), tuple(self.points))
+        token: tuple[Any, ...] = (len(self.score_log), self._scalars(), tuple(self.points))  # a deal adds the round
         seat = self.seat
         if isinstance(move, Draw):
             self._score(seat, -DRAW_PENALTY, "draw")

@@ -20,10 +20,16 @@ TILE_VALUES: tuple[int, ...] = tuple(sum(t) for t in TILES)
 TILE_REASONS: tuple[str, ...] = tuple(f"tile {name}" for name in TILE_NAMES)
 IS_TRIPLE: tuple[bool, ...] = tuple(a == c for a, _, c in TILES)
 ROTATIONS: tuple[tuple[int, ...], ...] = tuple((0,) if IS_TRIPLE[i] else (0, 1, 2) for i in range(TILE_COUNT))
+
+
+def _rotations(tile: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
+    """The numbers on corners 0, 1, 2 under rotations r0, r1, r2: corner k shows the tile's number (k - K) mod 3."""
+    a, b, c = tile
+    return ((a, b, c), (c, a, b), (b, c, a))
+
+
 # CORNER_NUMBERS[tile][rotation] = the numbers on corners 0, 1, 2 (clockwise from the apex).
-CORNER_NUMBERS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(tuple(TILES[i][(k - rot) % 3] for k in range(3)) for rot in range(3)) for i in range(TILE_COUNT)
-)
+CORNER_NUMBERS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(_rotations(tile) for tile in TILES)
 # Opening order: triples first, then value, then the higher numbers.
 START_KEY: tuple[tuple[bool, int, tuple[int, ...]], ...] = tuple(
     (IS_TRIPLE[i], TILE_VALUES[i], tuple(sorted(TILES[i], reverse=True))) for i in range(TILE_COUNT)
