@@ -35,6 +35,7 @@ import subprocess
 import sys
 import zipfile
 import zlib
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -85,7 +86,7 @@ def ensure_node_modules() -> None:
 
 
 # ----- zips -----------------------------------------------------------------------
-def python_sources(base: Path, exclude: set[str] = frozenset()) -> list[Path]:
+def python_sources(base: Path, exclude: Collection[str] = frozenset()) -> list[Path]:
     return sorted(
         p for p in base.rglob("*.py") if "__pycache__" not in p.parts and p.relative_to(base).as_posix() not in exclude
     )
@@ -147,7 +148,7 @@ def draw_icon(size: int) -> bytes:
         y = (j + 0.5) * px - 0.5
         for i in range(size):
             x = (i + 0.5) * px - 0.5
-            colour = bg
+            colour: tuple[float, ...] = bg  # mixed with the wood and stones below
             # the octagon: outside distance along the 4 axis pairs
             sd = max(abs(x), abs(y), (abs(x) + abs(y)) * diag) - apothem
             cover = _clamp(0.5 - sd / px)

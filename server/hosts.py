@@ -97,7 +97,8 @@ def interface_addresses() -> list[str]:
 
 def hostname_addresses() -> list[str]:
     try:
-        return [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        return [host for *_, address in infos if isinstance(host := address[0], str)]  # AF_INET: (host, port)
     except OSError:
         return []
 

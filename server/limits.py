@@ -55,6 +55,12 @@ def _plain_answer(status: str, reason: str) -> bytes:
     ).encode() + body
 
 
+def _client_host(connection: object) -> str | None:
+    """A uvicorn connection's peer address: HTTP and WebSocket protocols set `client`, the auto-picking ones do not."""
+    client = getattr(connection, "client", None)
+    return client[0] if client else None
+
+
 class GuardedProtocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with a deadline on each request's head and a cap on connections.
 
@@ -66,10 +72,10 @@ class GuardedProtocol(H11Protocol):
         self.limits = limits
         self.head_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+    def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         address = self.client[0] if self.client else None
-        from_client = sum(1 for other in self.connections if other.client and other.client[0] == address)
+        from_client = sum(1 for other in self.connections if address is not None and _client_host(other) == address)
         if len(self.connections) > self.limits.connections:
             self.refuse("503 Service Unavailable", "server busy: too many connections")
         elif from_client > self.limits.connections_per_client:

@@ -27,7 +27,8 @@ def uvicorn_config(app: Companion, host: str, port: int) -> uvicorn.Config:
         log_level="warning",
         lifespan="off",
         http=functools.partial(GuardedProtocol, limits=limits),  # type: ignore[arg-type]
-        timeout_keep_alive=limits.idle_seconds,
+        # uvicorn annotates this int but only hands it to loop.call_later, which takes float seconds
+        timeout_keep_alive=limits.idle_seconds,  # type: ignore[arg-type]
         h11_max_incomplete_event_size=limits.head_bytes,
     )
 
