@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, AsyncIterator
+from typing import Any, AsyncGenerator
 
 import anyio
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -44,7 +44,7 @@ def too_large() -> VisionError:
     return VisionError(f"upload too large (limit {MAX_BYTES // 2**20} MB)", "too_large")
 
 
-async def capped_stream(request: Request, limit: int) -> AsyncIterator[bytes]:
+async def capped_stream(request: Request, limit: int) -> AsyncGenerator[bytes, None]:
     """The request body, refused as soon as it passes `limit` bytes (whatever Content-Length said)."""
     declared = request.headers.get("content-length")
     if declared is not None:
@@ -71,13 +71,13 @@ async def uploaded_photo(request: Request) -> tuple[bytes, str | None]:
             form = await parser.parse()
         except MultiPartException as exc:
             raise VisionError(f"bad multipart upload: {exc}", "bad_request") from None
-        game = form.get("game") or game
+        form_game = form.get("game") or game  # a file sent as the game field is no game
         upload = form.get("image") or form.get("file") or form.get("photo")
         if upload is None or isinstance(upload, str):
             raise VisionError("no image in the upload (send it as the 'image' file field)", "no_image")
         data = await upload.read()
         await upload.close()
-        return data, game if isinstance(game, str) else None
+        return data, form_game if isinstance(form_game, str) else None
     if content_type.split(";")[0].strip() in RAW_TYPES:
         return b"".join([chunk async for chunk in body]), game
     raise VisionError("send multipart/form-data with an 'image' file and a 'game' field", "bad_request")

@@ -256,7 +256,7 @@ def load_model(game: str | None = None):
     if not p.exists():
         return None
     trained = read_manifest(p)["features"]
-    forest = cv2.ml.RTrees_load(str(p))
+    forest = cv2.ml.RTrees.load(str(p))
     if trained != feature_names()[: len(trained)] or len(trained) != forest.getVarCount():
         raise RuntimeError(
             f"{p.name} was trained on other feature columns than vision/classify.py computes "
@@ -431,7 +431,8 @@ def harmonize(
     name (`join_lone_stones`), then the occupied cells are grouped by their colour and a group's
     odd ones out get the group's colour name."""
     labels, conf = join_lone_stones(labels, conf, feats)
-    occ = [i for i, label in enumerate(labels) if label is not None]
+    stones = {i: label for i, label in enumerate(labels) if label is not None}  # each occupied cell's colour
+    occ = list(stones)
     if len(occ) < 3:
         return labels, conf
     lab = _stone_colours(feats)
@@ -454,7 +455,7 @@ def harmonize(
             continue
         votes: dict[str, float] = {}
         for i in g:
-            votes[labels[i]] = votes.get(labels[i], 0.0) + conf[i]
+            votes[stones[i]] = votes.get(stones[i], 0.0) + conf[i]  # groups are disjoint: still its first name
         win, wv = max(votes.items(), key=lambda kv: kv[1])
         if wv < GROUP_MAJORITY * sum(votes.values()):
             continue

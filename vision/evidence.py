@@ -53,8 +53,8 @@ from .tuning import (
 def stronger_on(maps: tuple[np.ndarray, ...], px: np.ndarray) -> np.ndarray:
     """Of several line maps, the one that shows more at the pixels where the drawing should be."""
     flat = px.reshape(-1, 2).astype(np.float32)
-    flat = np.concatenate([flat, np.repeat(flat[:1], -len(flat) % 256, 0)])  # remap wants short rows
-    x, y = flat[:, 0].reshape(-1, 256), flat[:, 1].reshape(-1, 256)
+    padded = np.concatenate([flat, np.repeat(flat[:1], -len(flat) % 256, 0)])  # remap wants short rows
+    x, y = padded[:, 0].reshape(-1, 256), padded[:, 1].reshape(-1, 256)
     return max(maps, key=lambda m: float(cv2.remap(m, x, y, cv2.INTER_LINEAR).mean()))
 
 
@@ -76,15 +76,16 @@ def morris_segments() -> list[tuple[tuple[int, int], tuple[int, int]]]:
 def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray, np.ndarray]:
     """Points on the board's drawn lines (board units) and their normals, away from the locations."""
     layout = get_layout(game)
-    pts, nrm = [], []
+    pts: list[np.ndarray] = []
+    nrm: list[np.ndarray] = []
     if game == "morris":
-        for a, b in morris_segments():
-            a, b = np.array(a, float), np.array(b, float)
+        for start, end in morris_segments():
+            a, b = np.array(start, float), np.array(end, float)
             n = int(np.linalg.norm(b - a) / step)
             e = (b - a) / np.linalg.norm(b - a)
             for t in np.linspace(0, 1, n + 1):
                 pts.append(a + t * (b - a))
-                nrm.append([-e[1], e[0]])
+                nrm.append(np.array([-e[1], e[0]]))
     elif game == "rings":
         full, partial = ring_circles()
         radius = 1 / SQRT3
@@ -98,12 +99,12 @@ def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray,
                 nrm.append(d)
     else:
         return np.zeros((0, 2)), np.zeros((0, 2))
-    pts, nrm = np.array(pts), np.array(nrm)
-    d = np.min(np.linalg.norm(pts[:, None, :] - layout.xy[None], axis=2), axis=1)
+    points, normals = np.array(pts), np.array(nrm)
+    d = np.min(np.linalg.norm(points[:, None, :] - layout.xy[None], axis=2), axis=1)
     inside = cv2.pointPolygonTest
     poly = (layout.outline * LINE_INSET).astype(np.float32)
-    ok = (d > LINE_CLEAR_FROM[game]) & np.array([inside(poly, (float(x), float(y)), False) > 0 for x, y in pts])
-    return pts[ok], nrm[ok]
+    ok = (d > LINE_CLEAR_FROM[game]) & np.array([inside(poly, (float(x), float(y)), False) > 0 for x, y in points])
+    return points[ok], normals[ok]
 
 
 def line_peaks(

@@ -150,12 +150,12 @@ class Scorer:
         warp = np.eye(3, dtype=np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iters, 1e-5)
         try:
-            _, warp = cv2.findTransformECC(
+            _, found = cv2.findTransformECC(
                 self.template, edges, warp, cv2.MOTION_HOMOGRAPHY, criteria, self.mask.astype(np.uint8), 1
             )
         except cv2.error:
             return H, self.score(gray, H)
-        refined = H @ np.linalg.inv(self.frame.C) @ warp.astype(np.float64) @ self.frame.C
+        refined = H @ np.linalg.inv(self.frame.C) @ found.astype(np.float64) @ self.frame.C
         refined /= refined[2, 2]
         return refined, self.score(gray, refined)
 
@@ -185,14 +185,15 @@ def _poly_moments(poly: np.ndarray, res: int = 200) -> tuple[np.ndarray, np.ndar
 def _silhouette_ecc(region: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
     """Refine H so the projected outline covers the region (ECC on the two masks)."""
     fr = Frame(layout, SILHOUETTE_SPAN_PX / _span(layout), margin=0.8)
-    silhouette = np.zeros((fr.h, fr.w), np.float32)
-    cv2.fillPoly(silhouette, [np.round(fr.to_px(layout.outline)).astype(np.int32)], 1.0)
-    silhouette = cv2.GaussianBlur(silhouette, (0, 0), 1.5)
+    outline = np.zeros((fr.h, fr.w), np.float32)
+    cv2.fillPoly(outline, [np.round(fr.to_px(layout.outline)).astype(np.int32)], 1.0)
+    silhouette = cv2.GaussianBlur(outline, (0, 0), 1.5)
     seen = cv2.GaussianBlur(region.astype(np.float32) / 255.0, (0, 0), 1.5)
     warp = (H @ np.linalg.inv(fr.C)).astype(np.float32)
     warp /= warp[2, 2]
     try:
-        _, warp = cv2.findTransformECC(
+        # OpenCV's stubs require a mask before gaussFiltSize; None (no mask) is what OpenCV takes for none
+        _, warp = cv2.findTransformECC(  # type: ignore[call-overload]
             silhouette,
             seen,
             warp,
@@ -288,9 +289,10 @@ def homographies_for(poly: np.ndarray, layout: Layout, target: np.ndarray | None
     if signed_area(poly) > 0:  # canonical CCW (y up) shows as negative area in image coords
         poly = poly[::-1]
     out = []
+    H: np.ndarray | None  # None on degenerate points, which OpenCV's stubs leave out
     for k in range(len(poly)):
         H, _ = cv2.findHomography(target, np.roll(poly, -k, axis=0), 0)
-        if H is not None and abs(np.linalg.det(H)) > 1e-12:
+        if H is not None and abs(np.linalg.det(np.asarray(H, np.float64))) > 1e-12:
             out.append(H)
     return out
 
@@ -326,7 +328,7 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
             polys += fit_polygons(opened, n, MIN_POLYGON * sw * sh, MAX_REGION * sw * sh)
         # feature-density regions end about a stone outside the outermost locations
         # the drawing's outer edge is its outermost line or a border drawn between it and the edge
-        targets = (
+        targets: list[np.ndarray | None] = (
             [feature_outline(layout)]
             if name.startswith(("blob", "lines"))
             else [feature_outline(layout, pad) for pad in DRAWING_PADS[layout.game]]

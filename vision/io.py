@@ -37,6 +37,14 @@ def sniff(data: bytes) -> str | None:
     return None
 
 
+def accepted_format(data: bytes) -> str:
+    """The format of a photo we read ('jpeg', 'png' or 'webp'); anything else is refused, naming the formats."""
+    fmt = sniff(data)
+    if fmt is None:
+        raise not_an_image(f"not a {FORMATS} file")
+    return fmt
+
+
 def _png_size(data: bytes) -> tuple[int, int] | None:
     if len(data) >= 24 and data[12:16] == b"IHDR":
         w, h = struct.unpack(">II", data[16:24])
@@ -96,9 +104,7 @@ def checked_size(data: bytes) -> tuple[int, int]:
     """
     if not data:
         raise not_an_image("empty file")
-    fmt = sniff(data)
-    if fmt is None:
-        raise not_an_image(f"not a {FORMATS} file")
+    fmt = accepted_format(data)
     size = declared_size(data, fmt)
     if size is None:
         raise VisionError(f"damaged {fmt.upper()} file: its header tells no image size", "damaged")
@@ -202,7 +208,7 @@ def decode(data: bytes) -> np.ndarray:
     Nothing reaches OpenCV's decoder before `checked_size` has read a safe size from the header.
     """
     checked_size(data)
-    fmt = sniff(data)
+    fmt = accepted_format(data)
     if fmt == "jpeg" and not _jpeg_complete(data):
         raise VisionError("truncated or damaged JPEG (no end marker)", "damaged")
     # IMREAD_IGNORE_ORIENTATION: we apply EXIF ourselves, the same way for every format

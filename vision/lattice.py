@@ -158,7 +158,8 @@ def grow_lattice(pts: np.ndarray, val: np.ndarray, k: int) -> Lattice | None:
 
 def _regrow(pts: np.ndarray, val: np.ndarray, G: np.ndarray) -> Lattice | None:
     """The lattice of G fitted again on the marks near its points (after a finer step was found)."""
-    centre = np.median(cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(G)).reshape(-1, 2), 0)
+    on_lattice: np.ndarray = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(G))
+    centre = np.median(on_lattice.reshape(-1, 2), 0)
     for _ in range(2):
         marks, coords = _on_lattice(G, pts, centre, 2 * MAX_HALF)
         if len(marks) < MIN_LATTICE:

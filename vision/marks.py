@@ -72,8 +72,8 @@ def ring_response(gray: np.ndarray, s: float, radii: tuple[float, ...]) -> np.nd
     the mean over a circle of |radial| - |tangential| gradient (sqrt-compressed magnitudes),
     the best of the given radii (board units)."""
     g = cv2.GaussianBlur(gray, (0, 0), max(0.7, 0.06 * s))
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    gx = np.asarray(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
+    gy = np.asarray(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
     k = 1.0 / np.sqrt(np.sqrt(gx * gx + gy * gy) + 1e-3)  # keep the direction, compress the size
     gx *= k
     gy *= k
@@ -94,6 +94,8 @@ def ring_response(gray: np.ndarray, s: float, radii: tuple[float, ...]) -> np.nd
             acc += np.abs(sx * c + sy * sn) - np.abs(sy * c - sx * sn)
         acc *= 1.0 / RING_DIRECTIONS
         best = acc if best is None else np.maximum(best, acc)
+    if best is None:
+        raise ValueError("ring_response needs at least one radius")
     return best
 
 
@@ -145,6 +147,8 @@ def grid_fit(
     docstring.  `rounds` are the search windows (in mark spacings); the first may reach a
     neighbouring mark, which the whole-step shift test then sets right."""
     grid = mark_grid(layout.game)
+    if grid is None:
+        raise ValueError(f"{layout.game} has no round marks to fit (a drawn board's lines are refined instead)")
     for k, win in enumerate(rounds):
         fr, resp = _mark_map(gray, H, layout, grid, s, 0.8)
         ok, pos, val = window_peaks(resp, fr.to_px(grid.points), max(1, int(round(win * grid.spacing * s))))

@@ -11,7 +11,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import cv2
 import numpy as np
@@ -61,8 +61,8 @@ class Reading:
     orientation: dict[str, Any]
     detection_score: float
     seconds: float
-    H: np.ndarray = field(repr=False, default=None)
-    image: np.ndarray = field(repr=False, default=None)
+    H: np.ndarray = field(repr=False)
+    image: np.ndarray = field(repr=False)
 
     def position(self) -> dict[str, Any]:
         """The SPEC section 2 position plus the vision fields of section 5."""
@@ -78,7 +78,7 @@ class Reading:
 
 def _check_light(img: np.ndarray) -> None:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(gray, (160, 120), interpolation=cv2.INTER_AREA)
+    small: np.ndarray = cv2.resize(gray, (160, 120), interpolation=cv2.INTER_AREA)
     if small.mean() < DARK_MEAN and np.percentile(small, 99) < DARK_P99:
         raise VisionError("photo too dark to read the board (turn on a light or use the flash)", "too_dark")
     if small.mean() > BRIGHT_MEAN:
@@ -101,6 +101,8 @@ def _canonical_orientation(H: np.ndarray, layout: Layout) -> np.ndarray:
         key = (-up[1] / (np.linalg.norm(up) + 1e-9), right[0] / (np.linalg.norm(right) + 1e-9))
         if best is None or key > best[0]:
             best = (key, turned)
+    if best is None:
+        raise ValueError(f"the {layout.game} layout lists no turn among its symmetries (not even the identity)")
     return best[1]
 
 
@@ -193,7 +195,7 @@ def _accept(det: Detection, game: str) -> bool:
     )
 
 
-def _refuse(img: np.ndarray, game: str, started: float) -> None:
+def _refuse(img: np.ndarray, game: str, started: float) -> NoReturn:
     """Refuse the photo, naming the game whose board it shows when one is found in time."""
     for g in LOOK_ORDER:
         if g == game or time.perf_counter() - started > REFUSE_LOOK_S:

@@ -45,6 +45,14 @@ from .tuning import (
 _KMEANS_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, KMEANS_ITERATIONS, KMEANS_EPSILON)
 
 
+def _cluster_centres(features: np.ndarray, clusters: int, seed: int) -> np.ndarray:
+    """k-means centres of the rows of `features` (float32), the same on every run for one seed."""
+    cv2.setRNGSeed(seed)
+    # OpenCV's stubs make bestLabels required; None (no initial labels) is its documented Python use
+    _, _, centres = cv2.kmeans(features, clusters, None, _KMEANS_CRITERIA, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    return centres
+
+
 def thin_lines(gray: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Strokes thinner than `size` pixels, dark (ink on a light board) and light (inlay or paint on
     a dark board) -- an engraved groove shows in one or both by its shading."""
@@ -104,23 +112,22 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
     # texture: wood grain direction (structure tensor), so a board on a table of the
     # same wood still stands apart when its grain runs another way
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1)
+    gx = np.asarray(cv2.Sobel(gray, cv2.CV_32F, 1, 0), dtype=np.float32)
+    gy = np.asarray(cv2.Sobel(gray, cv2.CV_32F, 0, 1), dtype=np.float32)
     sigma = max(TEXTURE_MIN_SIGMA, stone_px * TEXTURE_STONES)
     jxx = cv2.GaussianBlur(gx * gx, (0, 0), sigma)
     jyy = cv2.GaussianBlur(gy * gy, (0, 0), sigma)
     jxy = cv2.GaussianBlur(gx * gy, (0, 0), sigma)
     trace = jxx + jyy + 50.0
     texture = np.stack([(jxx - jyy) / trace * 60, 2 * jxy / trace * 60, np.log1p(trace) * 6], -1).reshape(-1, 3)
-    lab_smooth = cv2.GaussianBlur(lab, (0, 0), sigma).reshape(-1, 3).copy()
+    lab_smooth = cv2.GaussianBlur(lab, (0, 0), sigma).reshape(-1, 3).astype(np.float32)  # a copy
     lab_smooth[:, 0] *= LIGHTNESS_WEIGHT
     colour_texture = np.concatenate([lab_smooth, texture], 1).astype(np.float32)
     idx = rng.choice(len(colour), min(len(colour), CLUSTER_SAMPLES), replace=False)
     for prefix, features, cluster_counts in (("k", colour, COLOUR_CLUSTERS), ("t", colour_texture, TEXTURE_CLUSTERS)):
         sample = features[idx]
         for clusters in cluster_counts:
-            cv2.setRNGSeed(clusters)
-            _, _, centres = cv2.kmeans(sample, clusters, None, _KMEANS_CRITERIA, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)
+            centres = _cluster_centres(sample, clusters, seed=clusters)
             nearest = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(-1).argmin(1).reshape(h, w)
             for c in range(clusters):
                 out.append((f"{prefix}{clusters}c{c}", cleaned((nearest == c).astype(np.uint8) * 255)))
@@ -162,10 +169,7 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
     )
     border_colour = border.copy()
     border_colour[:, 0] *= LIGHTNESS_WEIGHT
-    cv2.setRNGSeed(BORDER_SEED)
-    _, _, table = cv2.kmeans(
-        border_colour, BORDER_CLUSTERS, None, _KMEANS_CRITERIA, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS
-    )
+    table = _cluster_centres(border_colour, BORDER_CLUSTERS, seed=BORDER_SEED)
     dist = np.sqrt(((colour[:, None, :] - table[None]) ** 2).sum(-1).min(1)).reshape(h, w)
     dist8 = np.clip(dist * BORDER_STRETCH, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
