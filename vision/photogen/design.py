@@ -10,6 +10,7 @@ hold a whole family out of training and test on it alone (`vision.photogen.train
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -95,6 +96,12 @@ def _lightness(rgb) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
+def _rgb(values: Iterable[float]) -> tuple[int, int, int]:
+    """Three plain ints (what JSON and POV-Ray take) from any three numbers; more or fewer raise."""
+    r, g, b = (int(v) for v in values)
+    return (r, g, b)
+
+
 def _pick(rng: np.random.Generator, options, p=None):
     keys = list(options)
     return keys[int(rng.choice(len(keys), p=p))]
@@ -108,10 +115,10 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
     material = _pick(rng, mats, p=[0.4, 0.2, 0.15, 0.12, 0.13])
     if material == "wood-light":
         finish = _pick(rng, WOODS_LIGHT)
-        board_rgb = tuple(int(255 * c) for c in WOODS_LIGHT[finish][0])
+        board_rgb = _rgb(255 * c for c in WOODS_LIGHT[finish][0])
     elif material == "wood-dark":
         finish = _pick(rng, WOODS_DARK)
-        board_rgb = tuple(int(255 * c) for c in WOODS_DARK[finish][0])
+        board_rgb = _rgb(255 * c for c in WOODS_DARK[finish][0])
     elif material == "painted":
         finish = _pick(rng, PAINTS)
         board_rgb = PAINTS[finish]
@@ -170,10 +177,10 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
     return Design(
         board_material=material,
         board_finish=finish,
-        board_rgb=tuple(int(c) for c in board_rgb),
+        board_rgb=_rgb(board_rgb),
         line_style=line_style,
         line_tone=line_tone,
-        line_rgb=tuple(int(c) for c in line_rgb),
+        line_rgb=_rgb(line_rgb),
         line_width_mm=round(width, 2),
         border=border,
         markers=markers,
@@ -194,7 +201,7 @@ def stone_shades(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
     for name, variants in STONE_SHADES.items():
         base = np.array(variants[int(rng.integers(len(variants)))], float)
         spread = 3 if name == "black" else 6 if name in ("white", "clear") else 10
-        out[name] = tuple(int(np.clip(v + rng.normal(0, spread), 0, 255)) for v in base)
+        out[name] = _rgb(np.clip(v + rng.normal(0, spread), 0, 255) for v in base)
     return out
 
 

@@ -52,7 +52,7 @@ def random_position(game: str, rng: np.random.Generator, empty: bool = False) ->
     if game == "morris":
         n = min(n, 18)
     chosen = rng.choice(len(ids), size=n, replace=False)
-    cells = {i: None for i in ids}
+    cells: dict[str, str | None] = {i: None for i in ids}
     counts = {c: 0 for c in colours}
     caps = (
         {"black": 30, "white": 30, "clear": 12}
@@ -279,7 +279,7 @@ def postprocess(img: np.ndarray, rng: np.random.Generator, tint=(1.0, 1.0, 1.0))
     motion = float(rng.uniform(2.0, 6.0)) if rng.random() < 0.15 else 0.0  # a hand that moved
     if motion:
         k = int(math.ceil(motion)) * 2 + 1
-        kernel = np.zeros((k, k), np.float32)
+        kernel: np.ndarray = np.zeros((k, k), np.float32)
         kernel[k // 2] = 1.0
         turn = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, turn, (k, k))
@@ -371,6 +371,8 @@ def render_one(
         if res.returncode != 0 or not png.exists():
             raise RuntimeError("povray failed: " + res.stderr[-800:])
         img = cv2.imread(str(png), cv2.IMREAD_COLOR)
+        if img is None:
+            raise RuntimeError(f"povray's {png.name} is not an image OpenCV can read")
         if img.shape[1] != size[0]:
             img = cv2.resize(img, size, interpolation=cv2.INTER_CUBIC)
     img, post = postprocess(img, rng, gt["info"]["scene"]["light_tint"])

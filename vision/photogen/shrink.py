@@ -18,6 +18,8 @@ def shrink(src: Path, dst: Path, long_side: int = 1200, quality: int = 82) -> li
     for jf in sorted(src.glob("*.json")):
         meta = json.loads(jf.read_text())
         img = cv2.imread(str(jf.with_name(meta["image"])))
+        if img is None:
+            raise RuntimeError(f"{jf.with_name(meta['image'])}: missing or not an image OpenCV can read")
         h, w = img.shape[:2]
         s = long_side / max(h, w)
         if s < 1:

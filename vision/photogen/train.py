@@ -202,7 +202,7 @@ def measured(dirs, forest_path: Path, games: list[str]) -> dict:
             photos.append((jf, meta))
     if not photos:
         raise SystemExit("no ground-truth photos to measure on")
-    forest = cv2.ml.RTrees_load(str(forest_path))
+    forest = cv2.ml.RTrees.load(str(forest_path))
     return {
         "check": f"{len(photos)} photos no forest learnt from ({', '.join(map(str, dirs))}), read at their true fit",
         **accuracy(forest, *true_fit_cells(photos)),
@@ -210,7 +210,7 @@ def measured(dirs, forest_path: Path, games: list[str]) -> dict:
 
 
 def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
-    m = cv2.ml.RTrees_create()
+    m = cv2.ml.RTrees.create()
     m.setMaxDepth(depth)
     m.setMinSampleCount(min_samples)
     m.setActiveVarCount(0)
@@ -220,7 +220,7 @@ def train(X, y, trees=80, depth=16, min_samples=3) -> cv2.ml.RTrees:
     present = np.unique(y)
     counts = np.array([(y == c).sum() for c in present], np.float64)
     m.setPriors(((counts.sum() / counts) ** 0.5).astype(np.float64))
-    m.train(cv2.ml.TrainData_create(X, cv2.ml.ROW_SAMPLE, y))
+    m.train(cv2.ml.TrainData.create(X, cv2.ml.ROW_SAMPLE, y))
     return m
 
 
@@ -269,7 +269,7 @@ def main(argv=None) -> int:
         return 0
     rng = np.random.default_rng(a.seed)
     cv2.setRNGSeed(a.seed)
-    games = [None]
+    games: list[str | None] = [None]  # None: one forest for every game
     if a.per_game:
         games = a.games.split(",") if a.games else list(GAMES)
     saved: list[tuple[Path, list[tuple[Path, dict]], dict]] = []

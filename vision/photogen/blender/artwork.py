@@ -39,8 +39,8 @@ class Canvas:
         self.box = (float(x0), float(y0), float(x1), float(y1))
         self.scale = TEXELS / max(x1 - x0, y1 - y0)
         w, h = int(np.ceil((x1 - x0) * self.scale)), int(np.ceil((y1 - y0) * self.scale))
-        self.lines = np.zeros((h, w), np.uint8)
-        self.marks = np.zeros((h, w), np.uint8)
+        self.lines: np.ndarray = np.zeros((h, w), np.uint8)
+        self.marks: np.ndarray = np.zeros((h, w), np.uint8)
 
     def px(self, xy) -> tuple[int, int]:
         """A board point as OpenCV's fixed-point pixel (row 0 is the board's far edge)."""

@@ -11,10 +11,18 @@ kinds of set alike; the values and how often each comes are this generator's own
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Iterable
 
 import numpy as np
 
 RGB = tuple[int, int, int]
+
+
+def as_rgb(values: Iterable[float]) -> RGB:
+    """Three plain ints (what JSON and Blender take) from any three numbers; more or fewer raise."""
+    r, g, b = (int(v) for v in values)
+    return (r, g, b)
+
 
 # woods as (early wood, late wood) in sRGB 0..255: the grain runs between the two
 WOODS_LIGHT: dict[str, tuple[RGB, RGB]] = {
@@ -139,7 +147,7 @@ def shades(rng: np.random.Generator) -> dict[str, RGB]:
     for name, variants in STONE_SHADES.items():
         base = np.array(variants[int(rng.integers(len(variants)))], float)
         spread = 4 if name in ("black", "white", "clear") else 9
-        out[name] = tuple(int(v) for v in np.clip(base + rng.normal(0, spread, 3), 0, 255))
+        out[name] = as_rgb(np.clip(base + rng.normal(0, spread, 3), 0, 255))
     return out
 
 
@@ -149,7 +157,7 @@ def _board(game: str, colours: list[str], stone_rgb: dict[str, RGB], rng) -> tup
     if solid and rng.random() < 0.18:
         near = pick(rng, solid)
         material = pick(rng, ["painted", "mat"])
-        rgb = tuple(int(c) for c in np.clip(np.array(stone_rgb[near]) * rng.uniform(0.85, 1.08), 0, 255))
+        rgb = as_rgb(np.clip(np.array(stone_rgb[near]) * rng.uniform(0.85, 1.08), 0, 255))
         return material, f"{near}-like", rgb, near
     material = pick(rng, ["wood-light", "wood-dark", "painted", "paper", "mat"], p=[0.28, 0.22, 0.2, 0.15, 0.15])
     table = {
@@ -235,11 +243,11 @@ def sample_design(game: str, colours: list[str], rng: np.random.Generator) -> tu
     design = Design(
         board_material=material,
         board_finish=finish,
-        board_rgb=tuple(int(c) for c in board_rgb),
+        board_rgb=as_rgb(board_rgb),
         board_near_stone=near,
         line_style=style,
         line_tone=tone,
-        line_rgb=tuple(int(c) for c in line_rgb),
+        line_rgb=as_rgb(line_rgb),
         line_width_mm=width,
         border=border,
         markers=markers,

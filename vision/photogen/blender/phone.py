@@ -46,7 +46,7 @@ def disc_kernel(radius: float) -> np.ndarray:
 def streak_kernel(length: float, angle_deg: float) -> np.ndarray:
     """A hand that moved while the shutter was open: a short straight streak."""
     k = int(math.ceil(length)) | 1
-    kernel = np.zeros((k, k), np.float32)
+    kernel: np.ndarray = np.zeros((k, k), np.float32)
     kernel[k // 2, :] = 1.0
     turn = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), angle_deg, 1.0)
     kernel = cv2.warpAffine(kernel, turn, (k, k))
@@ -55,7 +55,7 @@ def streak_kernel(length: float, angle_deg: float) -> np.ndarray:
 
 def develop(linear: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
     """The phone's picture (uint8 BGR, the rendered size) of a scene-linear RGB render."""
-    f = linear.astype(np.float32)
+    f: np.ndarray = linear.astype(np.float32)
     # auto white balance, partly: the grey-world gains, taken only so far
     means = f.reshape(-1, 3).mean(axis=0) + 1e-6
     awb = float(rng.uniform(0.3, 0.9))
@@ -75,25 +75,30 @@ def develop(linear: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, d
     f *= exposure
     vignette = float(rng.uniform(0.0, 0.3))
     f *= (1 - vignette * (((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)))[..., None]
-    info = {"awb_strength": round(awb, 3), "exposure": round(exposure, 4), "vignette": round(vignette, 3)}
+    info: dict[str, float | str] = {
+        "awb_strength": round(awb, 3),
+        "exposure": round(exposure, 4),
+        "vignette": round(vignette, 3),
+    }
     roll = rng.random()
     if roll < 0.3:
         radius = float(rng.uniform(0.8, 3.0))
-        f = cv2.filter2D(f, -1, disc_kernel(radius))
+        softened = cv2.filter2D(f, -1, disc_kernel(radius))
         info["defocus_px"] = round(radius, 2)
     elif roll < 0.45:
         length, angle = float(rng.uniform(3, 9)), float(rng.uniform(0, 180))
-        f = cv2.filter2D(f, -1, streak_kernel(length, angle))
+        softened = cv2.filter2D(f, -1, streak_kernel(length, angle))
         info.update(motion_px=round(length, 1), motion_deg=round(angle, 1))
     else:
         sigma = float(rng.uniform(0.3, 0.8))
-        f = cv2.GaussianBlur(f, (0, 0), sigma)
+        softened = cv2.GaussianBlur(f, (0, 0), sigma)
         info["lens_softness"] = round(sigma, 2)
+    f = np.asarray(softened, np.float32)  # OpenCV filters float32 into float32: no copy
     # sensor noise: shot noise grows with the signal, read noise does not; some of it in colour
     shot, read = float(rng.uniform(2e-4, 2e-3)), float(rng.uniform(1e-6, 2e-5))
-    sigma = np.sqrt(np.clip(f, 0, None) * shot + read)
-    f += rng.standard_normal(f.shape, dtype=np.float32) * sigma
-    f += cv2.GaussianBlur(rng.standard_normal(f.shape, dtype=np.float32), (0, 0), 1.2) * sigma * 0.8
+    noise_sigma = np.sqrt(np.clip(f, 0, None) * shot + read)
+    f += rng.standard_normal(f.shape, dtype=np.float32) * noise_sigma
+    f += cv2.GaussianBlur(rng.standard_normal(f.shape, dtype=np.float32), (0, 0), 1.2) * noise_sigma * 0.8
     curve, contrast = str(rng.choice(["aces", "reinhard"])), float(rng.uniform(0.95, 1.2))
     g = linear_to_srgb(tone_curve(np.clip(f, 0, None), curve, contrast))
     saturation = float(rng.uniform(1.0, 1.25))

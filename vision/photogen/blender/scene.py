@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -278,7 +279,10 @@ def wood(light, dark, rng: np.random.Generator, planks: bool = False) -> dict:
 
 def flat(rgb, kind: str, rng: np.random.Generator) -> dict:
     """Paint, paper, felt, vinyl, cloth or stone: one colour with the mottle, gloss and tooth of its kind."""
-    spec = {"kind": "flat", "rgb": lin(np.clip(np.asarray(rgb, float) * rng.uniform(0.96, 1.04, 3), 0, 255))}
+    spec: dict[str, Any] = {
+        "kind": "flat",
+        "rgb": lin(np.clip(np.asarray(rgb, float) * rng.uniform(0.96, 1.04, 3), 0, 255)),
+    }
     if kind == "painted":
         spec.update(
             roughness=float(rng.uniform(0.15, 0.6)),
