@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAME_IDS, get_game  # noqa: E402
+from engine.core import State  # noqa: E402
 from engine.cli import random_game  # noqa: E402
 
 
@@ -35,10 +36,10 @@ def playouts(game_id: str, seconds: float) -> tuple[float, float]:
     return games / elapsed, plies / elapsed
 
 
-def sample_states(game_id: str, count: int = 60) -> list:
+def sample_states(game_id: str, count: int = 60) -> list[State]:
     game = get_game(game_id)
     rng = random.Random(2)
-    states = []
+    states: list[State] = []
     while len(states) < count:
         state = game.new_state(seed=len(states))
         stop = rng.randrange(0, 80)

@@ -27,6 +27,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -45,6 +46,24 @@ def other_game(game: str) -> str:
     return GAMES[(GAMES.index(game) + 1) % len(GAMES)]
 
 
+class Tally(TypedDict):
+    """One game and photo set's counts: cells and boards read right, the seconds taken, what went wrong."""
+
+    cells: int
+    right: int
+    boards: int
+    boards_right: int
+    secs: list[float]
+    cpu: list[float]
+    refused: list[str]
+    wrong: list[str]
+    sure: int
+    sure_wrong: int
+    wrong_unflagged: list[str]
+    refusal_secs: list[float]
+    accepted_as_other: list[str]
+
+
 def run(
     dirs: list[Path],
     games: list[str],
@@ -53,7 +72,7 @@ def run(
     refusals: bool = False,
     where: tuple[str, ...] = (),
 ) -> dict:
-    per = defaultdict(
+    per: defaultdict[str, Tally] = defaultdict(
         lambda: {
             "cells": 0,
             "right": 0,

@@ -182,7 +182,10 @@ def click_move(page, game_id: str, move: str) -> None:
     elif game_id == "rings":
         clicks = [f'#board [data-target="{move.split()[0]}"]']
     elif game_id == "triple-domino" and move.startswith("lay "):
-        tile, at = re.match(r"lay (\S+) @ (\S+)", move).groups()
+        lay = re.match(r"lay (\S+) @ (\S+)", move)
+        if lay is None:
+            raise ValueError(f"{move!r} is not a triple-domino lay (lay TILE @ WHERE)")
+        tile, at = lay.groups()
         clicks = [f'[data-board-action=tile][data-value="{tile}"]', f'#board [data-target="{at}"]']
         if not page.query_selector(clicks[0]):  # the round's opening tile is chosen already
             clicks = clicks[1:]

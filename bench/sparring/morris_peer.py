@@ -84,6 +84,7 @@ def moves(pos: Position, rules: Rules) -> list[tuple[int | None, int, int | None
     t = pos.turn
     mine, theirs = pos.men[t], pos.men[1 - t]
     empty = BOARD ^ (mine | theirs)
+    steps: list[tuple[int | None, int]]  # (source, target): no source while placing
     if pos.hand[t]:
         steps = [(None, q) for q in points(empty)]
     elif flies(pos, t, rules):
@@ -94,7 +95,8 @@ def moves(pos: Position, rules: Rules) -> list[tuple[int | None, int, int | None
     removable = theirs
     if rules.protection:
         removable = (theirs & ~closed_mill_mask(theirs)) or theirs
-    mills, quiet = [], []
+    mills: list[tuple[int | None, int, int | None]] = []
+    quiet: list[tuple[int | None, int, int | None]] = []
     for source, target in steps:
         after = (mine if source is None else mine ^ BITS[source]) | BITS[target]
         if removable and any(after & line == line for line in LINES_AT[target]):
