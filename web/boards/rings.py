@@ -612,7 +612,7 @@ def _turn_marks(scene: _Scene) -> str:
     """The last stone played (a gold ring), or the stone placed in the turn being built (marching ants)."""
     if scene.last_point and scene.place is None:
         return last_ring(*POINT_SVG[POINT_INDEX[scene.last_point]], R_STONE + 2.4)
-    if scene.place not in (None, "pass"):
+    if scene.place is not None and scene.place != "pass":
         x, y = POINT_SVG[POINT_INDEX[scene.place]]
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_STONE + 2.6:.1f}" class="placed-ring" aria-hidden="true"/>'
     return ""
@@ -700,7 +700,7 @@ def cells_colour(cells: dict[str, str | None], circle: str) -> str | None:
         colour = cells[POINT_NAMES[p]]
         if colour:
             counts[colour] = counts.get(colour, 0) + 1
-    return max(counts, key=counts.get) if counts else None
+    return max(counts, key=counts.__getitem__) if counts else None
 
 
 assert RING_SIZE == 6

@@ -25,7 +25,7 @@ the tiles they reveal (`public_text`).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from engine.games.triple_domino import CORNER_NUMBERS, GAME, Deal, Lay, parse_tile, position_name, tile_name
 
@@ -41,8 +41,9 @@ NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
 SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
 KEYS = "1234567890"
 PLAN = Plan(S)  # the first tile's lattice point at the origin; the view fits whatever is laid
-CELL_CORNERS = GAME.geometry().cell_corners
-assert CELL_CORNERS is not None
+_CORNERS = GAME.geometry().cell_corners
+assert _CORNERS is not None  # the tile game's geometry names each cell's corners
+CELL_CORNERS: Callable[[str], tuple[tuple[float, float], ...]] = _CORNERS
 
 
 def svg_xy(x: float, y: float) -> tuple[float, float]:

@@ -45,4 +45,4 @@ class TurnClock:
         """The player to move has no time left in a game still going (the page then plays `time` for them)."""
         clock = self.remaining(session) if session.turn_started is not None else None
         player = session.state.current_player
-        return bool(clock) and player in clock and clock[player] <= 0 and not session.state.is_over()
+        return clock is not None and player in clock and clock[player] <= 0 and not session.state.is_over()

@@ -127,7 +127,7 @@ class ComputerPlayers:
         asyncio.ensure_future(self.move(page.generation, request, sent, asked_at))
 
     async def move(self, generation: int, request: dict[str, Any], sent: Any, asked_at: float) -> None:
-        page, session = self.page, self.page.session
+        page, session = self.page, self.page.open_session
         started = time.monotonic()
         try:
             answer = await self.receive(request, sent)
@@ -181,7 +181,7 @@ class ComputerPlayers:
 
     # ----- hints ----------------------------------------------------------------------------------
     def ask_hint(self) -> None:
-        page, session = self.page, self.page.session
+        page, session = self.page, self.page.open_session
         try:
             request = session.hint_request()
         except StonesError as exc:
@@ -196,7 +196,7 @@ class ComputerPlayers:
         asyncio.ensure_future(self.hint(page.generation, request, sent))
 
     async def hint(self, generation: int, request: dict[str, Any], sent: Any) -> None:
-        page, session = self.page, self.page.session
+        page, session = self.page, self.page.open_session
         try:
             answer = await self.receive(request, sent)
             failure = ""

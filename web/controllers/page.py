@@ -50,6 +50,20 @@ class Page:
         self._scan: ScanScreen | None = None
 
     @property
+    def open_session(self) -> Session:
+        """The game on screen: `act` runs an action needing one only when there is one."""
+        if self.session is None:
+            raise RuntimeError("no game is open")
+        return self.session
+
+    @property
+    def setup_game_id(self) -> str:
+        """The game the set-up screen is for (`show_setup` sets it)."""
+        if self.setup_game is None:
+            raise RuntimeError("the set-up screen is not open")
+        return self.setup_game
+
+    @property
     def scan(self) -> ScanScreen:
         """The "Scan a board" screen (ui.scan): imported when first opened, never for the first screen."""
         if self._scan is None:
@@ -115,11 +129,11 @@ class Page:
         self.screen = "play"
         self.focus_board = focus
         self.computer.turn_begins()
-        self.new_screen(pages.play_frame(self.session, self.session.board.key_help()))
+        self.new_screen(pages.play_frame(self.open_session, self.open_session.board.key_help()))
         self.render_play()
 
     def render_play(self) -> None:
-        session = self.session
+        session = self.open_session
         active = document.activeElement
         board_focused = self.focus_board or bool(active and active.closest and active.closest("#board"))
         self.focus_board = False
@@ -164,7 +178,7 @@ class Page:
     def render_moves(self) -> None:
         """The move list, scrolled inside its own box to the move shown (never the page), in the next
         frame's layout (reading positions now would make the browser lay the page out twice)."""
-        self.put("moves", pages.moves(self.session))
+        self.put("moves", pages.moves(self.open_session))
         next_frame(lambda: scroll_to_current(el("moves")))
 
     def target_element(self, name: str) -> Any:
@@ -208,9 +222,9 @@ class Page:
 
     def flag(self) -> None:
         """The player to move ran out of time: the game ends, and the page says why (from its termination)."""
-        self.session.flag()
+        self.open_session.flag()
         self.bump()
-        self.msg = ("info", ending(self.session.state.outcome()))
+        self.msg = ("info", ending(self.open_session.state.outcome()))
 
     def tick(self, *_: Any) -> None:
         """Twice a second: the clocks run down on screen, and a flag falls at zero."""
@@ -242,7 +256,7 @@ class Page:
     def take_back(self, redo: bool) -> None:
         self.bump()
         try:
-            self.session.redo() if redo else self.session.undo()
+            self.open_session.redo() if redo else self.open_session.undo()
         except StonesError as exc:
             self.refuse(exc)
         self.after_change()
@@ -251,22 +265,22 @@ class Page:
         """Show an earlier position (None: back to the game)."""
         if ply is not None:
             self.bump()
-        self.session.view(ply)
+        self.open_session.view(ply)
         self.after_change(save=False)
 
     def continue_from_view(self) -> None:
         self.bump()
-        self.session.continue_from_view()
+        self.open_session.continue_from_view()
         self.after_change()
 
     def export(self) -> None:
-        self.msg = ("info", export_game(self.session))
+        self.msg = ("info", export_game(self.open_session))
         if self.screen == "play":
             self.put("message", message(*self.msg))
             self.msg = ("", "")
 
     def on_target(self, name: str) -> None:
-        session = self.session
+        session = self.open_session
         session.ui["cursor"] = name
         try:
             played = session.click(name, seconds=self.clock.spent(session))
@@ -281,7 +295,7 @@ class Page:
         self.after_change(save=played is not None)
 
     def start_game(self) -> None:
-        game_id = self.setup_game
+        game_id = self.setup_game_id
         try:
             options, seats, seed = self.read_setup()
             think_seconds = check_think(el("think").value)
@@ -330,22 +344,22 @@ class Page:
         error = el("setup-error")
         try:
             options, seats, seed = self.read_setup()
-            players = pages.players_for(self.setup_game, options)
+            players = pages.players_for(self.setup_game_id, options)
         except StonesError as exc:
             error.textContent = str(exc)
             return
         error.textContent = ""
-        kinds = seat_kinds(self.setup_game)
+        kinds = seat_kinds(self.setup_game_id)
         match = el("match").value
         if changed.id == "match" or list(seats) != players:
             if match in pages.MATCHES:
                 seats = pages.match_seats(match, players, kinds)
             else:
-                fallback = pages.default_seats(self.setup_game, players)
+                fallback = pages.default_seats(self.setup_game_id, players)
                 seats = {p: seats.get(p, fallback[p]) for p in players}
             el("seat-rows").innerHTML = pages.seat_rows(players, seats, kinds)
         el("match").value = pages.match_of(seats, players, kinds)
-        chance = pages.has_chance(self.setup_game, options)
+        chance = pages.has_chance(self.setup_game_id, options)
         if chance != bool(el("seed")):
             el("seed-wrap").innerHTML = pages.seed_fieldset(seed) if chance else ""
 
@@ -441,7 +455,7 @@ class Page:
 
     def move_cursor(self, arrow: str) -> None:
         """An arrow key on the board: the cursor, the one board element in the tab order, moves that way."""
-        name = self.session.move_cursor(arrow)
+        name = self.open_session.move_cursor(arrow)
         if not name:
             return
         previous = el("board").querySelector('[tabindex="0"]')
@@ -460,7 +474,7 @@ ACTIONS: dict[str, Callable[[Page, Any], None]] = {
     "start": lambda page, node: page.start_game(),
     "import": lambda page, node: el("import-file").click(),
     "resume": lambda page, node: page.resume(),
-    "new": lambda page, node: page.show_setup(page.session.game.id),
+    "new": lambda page, node: page.show_setup(page.open_session.game.id),
     "hint": lambda page, node: page.computer.ask_hint(),
     "ai-here": lambda page, node: page.computer.choose(think_here=True),
     "ai-retry": lambda page, node: page.computer.choose(think_here=False),

@@ -107,7 +107,7 @@ class ScanReading:
         engine_game = get_game(game)
         locations = engine_game.locations()
         cells, confidence, points = answer.get("cells"), answer.get("confidence"), answer.get("points")
-        if not all(isinstance(part, dict) for part in (cells, confidence, points)):
+        if not (isinstance(cells, dict) and isinstance(confidence, dict) and isinstance(points, dict)):
             raise ScanError("the companion's answer lacks cells, confidence or points: is the companion up to date?")
         missing = [loc for loc in locations if loc not in cells or loc not in points]
         if missing or set(cells) != set(locations):
@@ -160,7 +160,7 @@ class ScanReading:
 
     def counts(self) -> dict[str, int]:
         """Stones per colour on the corrected board (colours in palette order), plus 'empty'."""
-        out = {c: 0 for c in self.colour_choices()[1:]}
+        out = {c: 0 for c in self.colour_choices() if c is not None}  # the colours after "empty"
         empty = 0
         for colour in self.cells.values():
             if colour is None:
@@ -212,8 +212,9 @@ class ScanReading:
         """A game that starts at the corrected position, every seat a person; PositionError says why not."""
         seed = random.randrange(1, 1_000_000) if seed is None else seed
         state = get_game(self.game).from_position(self.position(to_move), seed=seed)
-        if state.is_over():
-            raise PositionError("this position is already decided: " + state.outcome().describe())
+        outcome = state.outcome()
+        if outcome is not None:
+            raise PositionError("this position is already decided: " + outcome.describe())
         session = Session(state)
         session.advance_chance()
         return session
@@ -512,6 +513,13 @@ class ScanScreen:
         self.view: dict[str, Any] = {}  # the photo's zoom (boards.zoom.Zoom keeps it here)
         self.picking: str | None = None  # the location whose palette is open
 
+    @property
+    def shown_reading(self) -> ScanReading:
+        """The reading on the result screen: its actions come only once a reading is shown."""
+        if self.reading is None:
+            raise RuntimeError("no reading is shown")
+        return self.reading
+
     # ----- screens ------------------------------------------------------------------------------
     def show(self, error: str = "") -> None:
         import asyncio
@@ -551,7 +559,7 @@ class ScanScreen:
 
     def _render_result(self, message: tuple[str, str] = ("", "")) -> None:
         self.view, self.picking = {}, None
-        self.page.new_screen(result_html(self.reading, self.photo_url, self.score, message))
+        self.page.new_screen(result_html(self.shown_reading, self.photo_url, self.score, message))
 
     def _to_move(self) -> str | None:
         from pyscript import document
@@ -564,11 +572,11 @@ class ScanScreen:
         from pyscript import document
 
         document.getElementById("scan-photo").innerHTML = photo_html(
-            self.reading, self.photo_url, self.view, self.picking
+            self.shown_reading, self.photo_url, self.view, self.picking
         )
         if side:
             document.getElementById("scan-side").innerHTML = side_html(
-                self.reading, self.score, message, self._to_move()
+                self.shown_reading, self.score, message, self._to_move()
             )
         target = None
         if self.picking:
@@ -648,7 +656,7 @@ class ScanScreen:
         if self.score is None and not force:
             return ("", "")
         try:
-            self.score = self.reading.score()
+            self.score = self.shown_reading.score()
         except PositionError as exc:
             self.score = None
             return ("error", f"This board cannot be scored: {exc}")
@@ -696,7 +704,7 @@ class ScanScreen:
     def play_on(self) -> None:
         """Continue the corrected position as a game: it becomes the saved game in progress."""
         try:
-            session = self.reading.start_session(to_move=self._to_move())
+            session = self.shown_reading.start_session(to_move=self._to_move())
         except StonesError as exc:
             self._redraw(("error", f"This position cannot start a game: {exc}"))
             return

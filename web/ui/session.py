@@ -112,7 +112,7 @@ class Session:
         if not isinstance(data, dict):
             raise RecordError("the file is not a game record: a record is a JSON object")
         state = load_record(data)
-        app = data.get("app") if isinstance(data.get("app"), dict) else {}
+        app = data["app"] if isinstance(data.get("app"), dict) else {}
         if seats is None and isinstance(app.get("seats"), dict):
             seats = {str(k): str(v) for k, v in app["seats"].items()}
         try:
