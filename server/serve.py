@@ -26,6 +26,7 @@ def uvicorn_config(app: Companion, host: str, port: int) -> uvicorn.Config:
         port=port,
         log_level="warning",
         lifespan="off",
+        # uvicorn annotates a protocol class but only calls it to make each connection's protocol
         http=functools.partial(GuardedProtocol, limits=limits),  # type: ignore[arg-type]
         # uvicorn annotates this int but only hands it to loop.call_later, which takes float seconds
         timeout_keep_alive=limits.idle_seconds,  # type: ignore[arg-type]

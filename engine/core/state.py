@@ -266,7 +266,7 @@ class State(ABC, Generic[M, Opts]):
     def is_over(self) -> bool:
         return self.outcome() is not None
 
-    def coerce(self, move: M | str) -> M:
+    def coerce(self, move: M | str) -> M | TimeForfeit:
         """A move object from notation (the clock's `time` is read here, for every game)."""
         if not isinstance(move, str):
             if move is TIME_FORFEIT or isinstance(move, self.move_types):
@@ -276,7 +276,7 @@ class State(ABC, Generic[M, Opts]):
                 rule="notation",
             )
         if move.strip().lower() == str(TIME_FORFEIT):
-            return TIME_FORFEIT  # type: ignore[return-value]
+            return TIME_FORFEIT
         return self.parse_move(move)
 
     def is_legal(self, move: M | str) -> bool:
@@ -286,29 +286,29 @@ class State(ABC, Generic[M, Opts]):
             return False
         return True
 
-    def check(self, move: M | str) -> M:
+    def check(self, move: M | str) -> M | TimeForfeit:
         """Return the move if it is legal here, else raise IllegalMoveError naming the rule."""
-        move = self.coerce(move)
+        coerced = self.coerce(move)
         if self.is_over():
-            raise IllegalMoveError(f"{move}: the game is over", rule="game over")
-        if move is TIME_FORFEIT:
+            raise IllegalMoveError(f"{coerced}: the game is over", rule="game over")
+        if isinstance(coerced, TimeForfeit):
             if self._clock is None:
                 raise IllegalMoveError("time: this game is played without a clock", rule="clock")
-            return move
-        self._check(move)
-        return move
+            return coerced
+        self._check(coerced)
+        return coerced
 
-    def push(self, move: M | str, seconds: float | None = None) -> M:
+    def push(self, move: M | str, seconds: float | None = None) -> M | TimeForfeit:
         """Play a move (object or notation) after checking it; `seconds` runs the clock."""
-        move = self.check(move)
+        checked = self.check(move)
         check_seconds(seconds)
-        if move is TIME_FORFEIT:
-            self._stack.append((move, self._flagged, seconds))
+        if isinstance(checked, TimeForfeit):
+            self._stack.append((checked, self._flagged, seconds))
             self._flagged = self.clock_player
-            return move
+            return checked
         self._spend(seconds)
-        self._stack.append((move, self._apply(move), seconds))
-        return move
+        self._stack.append((checked, self._apply(checked), seconds))
+        return checked
 
     def push_unchecked(self, move: M) -> None:
         """Play a move known to be legal (from `legal_moves`): the fast path for search."""

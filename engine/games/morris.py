@@ -504,9 +504,10 @@ class MorrisState(State[Move, MorrisOptions]):
         bad = [n for n in names if n is not None and n not in INDEX_OF]
         if bad:
             raise IllegalMoveError(f"{shown(text)}: {bad[0]} is not a point of the board", rule="notation")
-        first, second, take = (None if n is None else INDEX_OF[n] for n in names)
+        first = INDEX_OF[names[0]]  # the first point is always written
+        second, take = (None if n is None else INDEX_OF[n] for n in names[1:])
         if second is None:
-            return make_move(None, first, take)  # type: ignore[arg-type]
+            return make_move(None, first, take)
         return make_move(first, second, take)
 
     # ----- positions ------------------------------------------------------------------------

@@ -199,7 +199,8 @@ class TripleDominoState(State[Move, TripleDominoOptions]):
         """The numbers corners 0, 1, 2 of a triangle must show (None: free)."""
         t = parse_position_name(position) if isinstance(position, str) else position
         vn = self.vertex_number
-        return tuple(vn.get(v) for v in CORNERS[t])  # type: ignore[return-value]
+        first, second, third = (vn.get(v) for v in CORNERS[t])
+        return (first, second, third)
 
     def placements(self, tile: int | str) -> list[tuple[str, int]]:
         """Every (position, rotation) where this tile fits the layout now, whoever holds it."""

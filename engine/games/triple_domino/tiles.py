@@ -36,15 +36,15 @@ START_KEY: tuple[tuple[bool, int, tuple[int, ...]], ...] = tuple(
 )
 
 
-def _match_table() -> dict[tuple[int, int, int], tuple[tuple[int, int], ...]]:
-    """(tile, rotation) pairs for every corner requirement; -1 means 'any number'."""
-    table: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+def _match_table() -> dict[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """(tile, rotation) pairs for every corner requirement (three numbers); -1 means 'any number'."""
+    table: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for tile in range(TILE_COUNT):
         for rot in ROTATIONS[tile]:
             numbers = CORNER_NUMBERS[tile][rot]
             for mask in range(8):
                 key = tuple(-1 if mask >> k & 1 else numbers[k] for k in range(3))
-                table.setdefault(key, []).append((tile, rot))  # type: ignore[arg-type]
+                table.setdefault(key, []).append((tile, rot))
     return {k: tuple(v) for k, v in table.items()}
 
 
@@ -60,10 +60,11 @@ def parse_tile(text: str) -> int:
     parts = text.strip().split("-")
     if len(parts) != 3 or not all(p in ("0", "1", "2", "3", "4", "5") for p in parts):
         raise IllegalMoveError(f"{shown(text)} is not a tile: write three numbers 0-5 like 1-2-3", rule="notation")
-    return TILE_INDEX[tuple(sorted(int(p) for p in parts))]  # type: ignore[index]
+    low, middle, high = sorted(int(p) for p in parts)
+    return TILE_INDEX[(low, middle, high)]
 
 
 def tile_for_corners(numbers: Iterable[int]) -> tuple[int, int] | None:
     """The (tile, rotation) showing these numbers on corners 0, 1, 2, or None if no tile does."""
-    found = MATCHES.get(tuple(numbers), ())  # type: ignore[arg-type]
+    found = MATCHES.get(tuple(numbers), ())
     return found[0] if found else None

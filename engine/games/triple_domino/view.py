@@ -66,9 +66,10 @@ class TripleDominoView:
         rng = rng or random.Random()
         laid = {tile for tile, _ in self.layout.values()}
         unseen = sorted(ALL_TILES - laid - set(self.hand))
-        opener_seat = self.to_move_seat if self.start_tile is not None else None
-        if opener_seat is not None and opener_seat != self.seat:
-            unseen.remove(self.start_tile)  # type: ignore[arg-type]
+        start_tile = self.start_tile
+        opener_seat = self.to_move_seat if start_tile is not None else None
+        if start_tile is not None and opener_seat != self.seat:
+            unseen.remove(start_tile)
         rng.shuffle(unseen)
         hands: list[list[int]] = []
         for s, p in enumerate(self.players):
@@ -76,13 +77,13 @@ class TripleDominoView:
                 hands.append(sorted(self.hand))
                 continue
             size = self.hand_sizes[p]
-            hand = []
-            if s == opener_seat:
-                hand.append(self.start_tile)
+            hand: list[int] = []
+            if s == opener_seat and start_tile is not None:  # the opener's tile is known to all
+                hand.append(start_tile)
                 size -= 1
             hand += unseen[:size]
             del unseen[:size]
-            hands.append(sorted(hand))  # type: ignore[arg-type]
+            hands.append(sorted(hand))
         drawn = self.drawn
         if self.to_move_seat != self.seat and self.drawn_count:
             drawn = tuple(rng.sample(hands[self.to_move_seat], self.drawn_count))
