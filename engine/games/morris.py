@@ -493,7 +493,7 @@ class MorrisState(State[Move, MorrisOptions]):
     def parse_move(self, text: str) -> Move:
         cleaned = "".join(text.split()).lower()
         if cleaned == "time":
-            return TIME_FORFEIT  # type: ignore[return-value]
+            return TIME_FORFEIT  # type: ignore[return-value]  # the clock's move, which is no morris Move
         found = _NOTATION.fullmatch(cleaned)
         if not found:
             raise IllegalMoveError(
