@@ -164,6 +164,42 @@ def test_home_lists_the_five_games() -> None:
     assert 'data-game="three-stones"' in html
 
 
+def test_each_game_card_shows_a_picture_of_its_board_with_nothing_to_click() -> None:
+    cards = re.findall(r'<button type="button" class="game-card".*?</button>', home.home(None), re.S)
+    assert len(cards) == 5
+    for card, game_id in zip(cards, GAME_MODULES):
+        pictures = re.findall(r"<svg\b[^>]*>", card)
+        assert len(pictures) == 1 and f"board-{game_id}" in pictures[0], game_id
+        assert 'aria-hidden="true"' in pictures[0] and 'focusable="false"' in pictures[0]
+        picture = re.search(r"<svg\b.*</svg>", card, re.S).group()
+        assert not re.search(r"data-target|tabindex|role=|<button|<title", picture), game_id
+        assert "<circle" in picture or "<polygon" in picture  # the board is drawn, not an image file
+
+
+def test_a_picture_is_the_board_drawing_of_its_position() -> None:
+    from boards.thumbnail import sample_state, thumbnail
+
+    game = get_game("morris")
+    start = game.new_state({})
+    sample = sample_state(game)
+    assert sample.ply == board_for(game).picture_plies and sample.to_position() != start.to_position()
+    assert thumbnail(sample) == thumbnail(sample_state(game))  # the same picture in every build
+    men = 'class="man-body"'
+    assert thumbnail(start).count(men) == 0 < thumbnail(sample).count(men)
+    assert 'class="hit"' not in thumbnail(sample) and 'class="focus-ring"' not in thumbnail(sample)
+
+
+def test_the_resume_button_shows_the_saved_position() -> None:
+    from boards.thumbnail import thumbnail
+
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 1, {})
+    session.click("c3")
+    html = home.home({"game": "three-stones", "moves": 1, "picture": thumbnail(session.state)})
+    button = re.search(r'<button[^>]*data-action="resume".*?</button>', html, re.S)
+    assert button and "board-three-stones" in button.group() and "Continue your Three Stones game" in button.group()
+    assert 'data-action="resume"' in home.home({"game": "morris", "moves": 3})  # a picture only when there is one
+
+
 def test_a_game_whose_module_fails_to_import_is_coming_soon(monkeypatch: pytest.MonkeyPatch) -> None:
     import engine.games
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from pyscript import document, window
 
+from boards.thumbnail import thumbnail
 from engine import OptionError, StonesError, get_game
 from ui import pages
 from ui.home import home, message
@@ -73,8 +74,13 @@ class Page:
             self.msg = ("error", problem)
 
     def saved_summary(self) -> dict[str, Any] | None:
+        """The game in progress for the home screen's resume button: which, how far, and a picture of it."""
         if self.session is not None:
-            return {"game": self.session.game.id, "moves": len(self.session.move_rows())}
+            return {
+                "game": self.session.game.id,
+                "moves": len(self.session.move_rows()),
+                "picture": thumbnail(self.session.state),
+            }
         return None
 
     # ----- screens ------------------------------------------------------------------------
