@@ -22,6 +22,7 @@ SAMPLE_SEED = 7  # deals and picks the sample's moves: a fixed number draws the 
 _SVG = re.compile(r"<svg\b.*</svg>", re.S)
 _LIVE_SHAPES = re.compile(r'<(?:circle|rect|polygon|ellipse|path)\b[^>]*class="(?:hit|focus-ring)"[^>]*/>')
 _LIVE_ATTRIBUTES = re.compile(r'\s(?:role|aria-[\w-]+|tabindex|data-[\w-]+)(?:="[^"]*")?(?=[\s/>])')
+_SVG_OPENING = re.compile(r'<svg\b([^>]*?)\sclass="([^"]*)"([^>]*)>')
 _TEXT_FOR_READERS = re.compile(r"<(title|desc|style)\b[^>]*>.*?</\1>", re.S)
 
 
@@ -49,6 +50,13 @@ def thumbnail(state: Any) -> str:
     svg = _TEXT_FOR_READERS.sub("", found.group())
     svg = _LIVE_SHAPES.sub("", svg)
     svg = _LIVE_ATTRIBUTES.sub("", svg)
-    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1).replace(
-        'class="board ', 'class="thumb board ', 1
+    opening = _SVG_OPENING.match(svg)
+    if opening is None:
+        raise ValueError(f"the {state.game.id} board's SVG has no opening tag")
+    head, classes, rest = opening.group(1), opening.group(2), opening.group(3)
+    board_classes = " ".join(c for c in classes.split() if c != "board")
+    # the board's classes go on a group inside: its style applies, and `svg.board-<game>` stays the live board
+    return (
+        f'<svg class="picture" aria-hidden="true" focusable="false"{head}{rest}>'
+        f'<g class="{board_classes}">{svg[opening.end() : -len("</svg>")]}</g></svg>'
     )
