@@ -3,12 +3,12 @@
     python docs/screenshots/shoot_home.py
 
 Writes home-desktop.png (1280×800) and home-phone.png (390×844, the top of the page) here, with a
-seeded morris game saved in the browser (shoot.py's saved_game) so the resume button shows its position.
+seeded morris game saved in the browser (shoot.py's open_saved) so the resume button shows its position.
 """
 
 from __future__ import annotations
 
-from shoot import DESKTOP, HERE, PHONE, ROOT, indexed_png, saved_game
+from shoot import DESKTOP, HERE, PHONE, ROOT, indexed_png, open_saved
 
 from e2e_support import CHROMIUM, CHROMIUM_ARGS, DIST, ensure_built, serving
 
@@ -25,13 +25,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for name, device in (("desktop", DESKTOP), ("phone", PHONE)):
-                context = browser.new_context(**device)
-                page = context.new_page()
-                page.goto(base + "/")
-                page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
-                page.evaluate("text => localStorage.setItem('stones/current-game', text)", saved_game(RESUMED_GAME))
-                page.reload()
-                page.wait_for_selector("#board svg", timeout=60_000)
+                context, page = open_saved(browser, base, device, RESUMED_GAME)
                 page.click("[data-action=home]")
                 page.wait_for_selector(".game-card svg")
                 out = HERE / f"home-{name}.png"
