@@ -10,7 +10,7 @@ import random
 from typing import Any, Iterator
 
 import pytest
-from e2e_support import legal_targets, open_app
+from e2e_support import legal_targets, open_app, set_up
 from test_phone import PHONE, too_small
 
 from engine import get_game, load_record, save_record
@@ -183,3 +183,14 @@ def test_the_computers_last_move_ends_on_the_summary(screen: Screen) -> None:
     open_record(page, one_move_from_the_end("easy"))
     page.wait_for_selector("#summary-box", timeout=60_000)  # the computer places the last stone
     assert "last stone" in page.text_content(".summary-ending")
+
+
+def test_a_flag_falling_ends_on_the_summary(page: Any, base_url: str) -> None:
+    """The clock runs out (the browser's clock moved on a minute and more): the game ends on its summary."""
+    open_app(page, base_url)
+    set_up(page, "three-stones", options={"mode": "pure-skill", "clock_white_minutes": 1, "clock_black_minutes": 1})
+    page.clock.install()  # from here the page's Date and performance.now are the test's to move
+    page.clock.fast_forward("01:05")
+    page.wait_for_selector("#summary-box", timeout=30_000)
+    assert page.get_attribute("#summary-box", "data-termination") == "time-forfeit"
+    assert "White ran out of time: Black wins." in page.text_content(".summary-ending")
