@@ -67,17 +67,23 @@ def indexed_png(png: bytes) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
 
 
+def open_saved(browser, base: str, device: dict, game_id: str):
+    """A new page on `device` opened on a saved game (saved_game), as a reload opens it; its context and page."""
+    context = browser.new_context(**device)
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
+    page.evaluate("text => localStorage.setItem('stones/current-game', text)", saved_game(game_id))
+    page.reload()
+    page.wait_for_selector("#board svg", timeout=60_000)
+    return context, page
+
+
 def shoot(playwright, base: str, label: str, device: dict, suffix: str) -> None:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     try:
         for game_id in PLIES:
-            context = browser.new_context(**device)
-            page = context.new_page()
-            page.goto(base + "/")
-            page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
-            page.evaluate("text => localStorage.setItem('stones/current-game', text)", saved_game(game_id))
-            page.reload()
-            page.wait_for_selector("#board svg", timeout=60_000)
+            context, page = open_saved(browser, base, device, game_id)
             page.wait_for_timeout(1200)  # animations settle
             scrolled = page.evaluate("window.scrollY")
             out = HERE / label / f"{game_id}{suffix}.png"

@@ -215,11 +215,11 @@ def test_home_from_the_built_catalogue_imports_no_game_module(tmp_path: Path, mo
     built = tmp_path / "catalogue.json"
     built.write_text(catalogue.catalogue_json(), encoding="utf-8")
     monkeypatch.setattr(catalogue, "CATALOGUE", built)
-    for name in [m for m in sys.modules if m.startswith("engine.games.") and m != "engine.games"]:
-        monkeypatch.delitem(sys.modules, name)
+    for name in [m for m in sys.modules if m.startswith(("engine.games.", "boards")) and m != "engine.games"]:
+        monkeypatch.delitem(sys.modules, name)  # the boards too: a board keeps the game module it was loaded with
     html = home.home(None)
-    assert html.count('class="game-card"') == 5
-    assert [m for m in sys.modules if m.startswith("engine.games.")] == []
+    assert html.count('class="game-card"') == 5 and html.count("<svg ") == 5  # each game's board, drawn at build
+    assert [m for m in sys.modules if m.startswith(("engine.games.", "boards"))] == []
     assert catalogue.games() == catalogue.describe_games()
 
 

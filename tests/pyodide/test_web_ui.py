@@ -26,6 +26,7 @@ from engine import IllegalMoveError, RecordError, get_game  # noqa: E402
 from engine.games import GAME_MODULES  # noqa: E402
 from ui import home, pages  # noqa: E402
 from ui.session import Session, restore, saved_json, seat_kinds  # noqa: E402
+from ui.words import ending  # noqa: E402
 
 
 def legal_target(session: Session) -> str:
@@ -162,6 +163,43 @@ def test_home_lists_the_five_games() -> None:
     html = home.home(None)
     assert html.count('class="game-card') == 5
     assert 'data-game="three-stones"' in html
+
+
+def test_each_game_card_shows_a_picture_of_its_board_with_nothing_to_click() -> None:
+    cards = re.findall(r'<button type="button" class="game-card".*?</button>', home.home(None), re.S)
+    assert len(cards) == 5
+    for card, game_id in zip(cards, GAME_MODULES):
+        pictures = re.findall(r"<svg\b[^>]*>", card)
+        assert len(pictures) == 1 and 'aria-hidden="true"' in pictures[0] and 'focusable="false"' in pictures[0]
+        assert "board" not in pictures[0], "svg.board-<game> is the live board only (the e2e tests wait for it)"
+        assert f'<g class="board-{game_id}' in card, game_id  # the board's own style applies inside
+        picture = re.search(r"<svg\b.*</svg>", card, re.S).group()
+        assert not re.search(r"data-target|tabindex|role=|<button|<title", picture), game_id
+        assert "<circle" in picture or "<polygon" in picture  # the board is drawn, not an image file
+
+
+def test_a_picture_is_the_board_drawing_of_its_position() -> None:
+    from boards.thumbnail import sample_state, thumbnail
+
+    game = get_game("morris")
+    start = game.new_state({})
+    sample = sample_state(game)
+    assert sample.ply == board_for(game).picture_plies and sample.to_position() != start.to_position()
+    assert thumbnail(sample) == thumbnail(sample_state(game))  # the same picture in every build
+    men = 'class="man-body"'
+    assert thumbnail(start).count(men) == 0 < thumbnail(sample).count(men)
+    assert 'class="hit"' not in thumbnail(sample) and 'class="focus-ring"' not in thumbnail(sample)
+
+
+def test_the_resume_button_shows_the_saved_position() -> None:
+    from boards.thumbnail import thumbnail
+
+    session = Session.new("three-stones", {"mode": "pure-skill"}, 1, {})
+    session.click("c3")
+    html = home.home({"game": "three-stones", "moves": 1, "picture": thumbnail(session.state)})
+    button = re.search(r'<button[^>]*data-action="resume".*?</button>', html, re.S)
+    assert button and "board-three-stones" in button.group() and "Continue your Three Stones game" in button.group()
+    assert 'data-action="resume"' in home.home({"game": "morris", "moves": 3})  # a picture only when there is one
 
 
 def test_a_game_whose_module_fails_to_import_is_coming_soon(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -409,3 +447,71 @@ def test_a_zoomed_view_stays_on_the_board_and_resets_after_a_move() -> None:
     assert 'class="board board-rings phase-place zoomed"' in session.render_board().markup
     session.play("U0,0")
     assert ZOOM.key not in session.ui  # each turn starts with the whole board
+
+
+# ----- the end of a game: the summary --------------------------------------------------------------------
+def finished_three_stones(seats: dict[str, str] | None = None) -> Session:
+    """A pure-skill three-stones game played to its last stone by seeded random moves."""
+    import random
+
+    session = Session.new("three-stones", {"mode": "pure-skill", "handicap_black": 2}, 3, seats or {}, 0.5)
+    rng = random.Random(1)
+    while not session.state.is_over():
+        session.play(rng.choice(list(session.state.legal_moves())))
+    return session
+
+
+def test_a_finished_game_is_summed_up_who_won_why_and_the_score_sheet() -> None:
+    session = finished_three_stones()
+    outcome = session.state.outcome()
+    assert session.shows_summary()
+    html = pages.summary(session)
+    assert "Game over" in html and ending(outcome) in html
+    assert f'data-termination="{outcome.termination.value}"' in html
+    for player, score in outcome.scores.items():
+        assert f'data-final-score="{player}">{score}</td>' in html
+    assert f">{outcome.winner.capitalize()}</th><td" in html and ">wins</td>" in html
+    for action in ("again", "replay", "export", "close-summary"):
+        assert f'data-action="{action}"' in html
+    live = Session.new("three-stones", {}, 3, {})
+    assert not live.shows_summary() and pages.summary(live) == ""
+
+
+def test_the_summary_is_put_aside_remembered_on_reload_and_back_after_an_undo() -> None:
+    session = finished_three_stones()
+    session.summary_closed = True
+    assert not session.shows_summary()
+    assert 'data-action="summary"' in pages.status(session)  # the way back to it
+    restored = restore(saved_json(session))
+    assert restored.summary_closed and not restored.shows_summary()
+    assert restore(saved_json(finished_three_stones())).shows_summary()  # a reload keeps the summary
+    restored.undo()
+    assert not restored.state.is_over() and not restored.summary_closed
+    restored.redo()
+    assert restored.shows_summary()  # the game ends again: summed up again
+
+
+def test_a_game_lost_on_time_is_summed_up() -> None:
+    session = Session.new("three-stones", {"clock_white_minutes": 5, "clock_black_minutes": 5}, 3, {})
+    session.flag()
+    assert session.shows_summary() and "ran out of time" in pages.summary(session)
+
+
+def test_looking_back_hides_the_summary_and_steps_move_by_move() -> None:
+    session = finished_three_stones()
+    session.view(0)
+    assert not session.shows_summary()
+    buttons = pages.step_buttons(session)
+    assert 'data-ply="0" disabled' in buttons and 'data-ply="1" aria-label="one move on"' in buttons
+    session.view(5)
+    assert 'data-ply="4" aria-label' in pages.step_buttons(session) and 'data-ply="6"' in pages.step_buttons(session)
+    assert "one move on" in pages.status(session)
+
+
+def test_play_again_keeps_the_game_options_seats_and_thinking_time() -> None:
+    session = finished_three_stones({"white": "human", "black": "easy"})
+    again = session.again()
+    assert again.game.id == "three-stones" and again.state.ply == 0 and not again.state.is_over()
+    assert again.state.options == session.state.options and again.state.options.handicap_black == 2
+    assert again.seats == {"white": "human", "black": "easy"} and again.think_seconds == 0.5
+    assert again.state.seed == session.state.seed + 1

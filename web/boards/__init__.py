@@ -45,6 +45,9 @@ class Board:
     `tabindex="-1"` and an `aria-label` saying what is there.
     """
 
+    picture_plies = 12  # how far into a game its picture on the home screen is (boards.thumbnail): stones enough
+    # to show how it plays, the start's shape still plain
+
     def __init__(self, game: Any) -> None:
         self.game = game
 

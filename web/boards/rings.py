@@ -127,6 +127,8 @@ def _names(items: list[str]) -> str:
 
 
 class RingsBoard(Board):
+    picture_plies = 24  # 91 circles: a dozen stones look lost on them
+
     # ----- the turn being built --------------------------------------------------------
     def _turn(self, state: Any, ui: dict[str, Any]) -> tuple[str | None, list[str]]:
         """(placement or 'pass' or None, circles converted so far): the turn in progress."""

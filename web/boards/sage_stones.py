@@ -284,6 +284,8 @@ def _captured_text(captured: list[tuple[int, str]]) -> str:
 
 
 class SageStonesBoard(Board):
+    picture_plies = 30  # rolls and passes take moves too: thirty plies put stones in most columns
+
     # ----- the board: tray, pine board, pockets, marks ------------------------------------------
     def draw(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> Drawing:
         over = state.is_over()

@@ -142,6 +142,8 @@ def seat_ink(players: tuple[str, ...], player: str) -> str:
 
 
 class TripleDominoBoard(Board):
+    picture_plies = 24  # a few tiles laid in a cluster show the game; twelve moves are mostly draws
+
     # ----- what the player to move can do --------------------------------------------------
     def _options(self, state: Any) -> dict[str, Any]:
         """Legal lays by tile and position (rotations), and whether draw and pass are legal."""

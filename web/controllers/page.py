@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from pyscript import document, window
 
+from boards.thumbnail import thumbnail
 from engine import OptionError, StonesError, get_game
 from ui import pages
 from ui.home import home, message
@@ -87,8 +88,13 @@ class Page:
             self.msg = ("error", problem)
 
     def saved_summary(self) -> dict[str, Any] | None:
+        """The game in progress for the home screen's resume button: which, how far, and a picture of it."""
         if self.session is not None:
-            return {"game": self.session.game.id, "moves": len(self.session.move_rows())}
+            return {
+                "game": self.session.game.id,
+                "moves": len(self.session.move_rows()),
+                "picture": thumbnail(self.session.state),
+            }
         return None
 
     # ----- screens ------------------------------------------------------------------------
@@ -152,6 +158,9 @@ class Page:
         self.put("panel", session.render_panel())
         self.put("toolbar", pages.toolbar(session))
         self.put("viewing", pages.viewing_banner(session))
+        summary = pages.summary(session) if session.shows_summary() else ""
+        summary_appears = bool(summary) and not self.drawn.get("summary")
+        self.put("summary", summary)
         self.render_moves()
         # roving tab stop: the cursor (or the first target) is the one board element in the tab order
         cursor = session.ui.get("cursor")
@@ -162,8 +171,10 @@ class Page:
         target = self.target_element(cursor) if cursor is not None else None
         if target:
             target.setAttribute("tabindex", "0")
-            if board_focused:
-                focus_quietly(target)
+        if summary_appears and (board_focused or self.by_keyboard):  # the game just ended under the player's hand
+            focus_quietly(el("summary-title"))
+        elif target and board_focused:
+            focus_quietly(target)
         elif board_focused:
             focus_quietly(el("board"))
         self.msg = ("", "")
@@ -267,6 +278,30 @@ class Page:
             self.bump()
         self.open_session.view(ply)
         self.after_change(save=False)
+
+    def play_again(self) -> None:
+        """A new game like the finished one: same game, options, seats and thinking time (set-up remembers it)."""
+        session = self.open_session.again()
+        self.setup_memory[session.game.id] = {
+            "options": session.state.options.to_dict(),
+            "seats": dict(session.seats),
+            "seed": (session.state.seed or 0) + 1,
+            "think": session.think_seconds,
+        }
+        self.play(session, "")
+
+    def show_summary(self, shown: bool) -> None:
+        """Put the finished game's summary aside to look at the board (remembered on reload), or back."""
+        self.open_session.summary_closed = not shown
+        if shown:
+            self.open_session.view(None)
+        self.after_change()
+
+    def replay(self) -> None:
+        """From the summary to the game's start, to step through it move by move."""
+        self.open_session.summary_closed = True
+        self.save()
+        self.view(0)
 
     def continue_from_view(self) -> None:
         self.bump()
@@ -444,6 +479,8 @@ class Page:
         elif key in ("Enter", " ") and event.target.hasAttribute and event.target.hasAttribute("data-target"):
             event.preventDefault()
             self.on_target(event.target.getAttribute("data-target"))
+        elif key == "Escape" and session.shows_summary():
+            self.act("close-summary", None)
         elif key in KEY_ACTIONS and (key != "Escape" or session.viewing is not None):
             self.act(KEY_ACTIONS[key], None)
         elif len(key) == 1 and session.viewing is None and session.human_to_move():
@@ -484,6 +521,10 @@ ACTIONS: dict[str, Callable[[Page, Any], None]] = {
     "view": lambda page, node: page.view(int(node.getAttribute("data-ply"))),
     "live": lambda page, node: page.view(None),
     "continue": lambda page, node: page.continue_from_view(),
+    "again": lambda page, node: page.play_again(),
+    "replay": lambda page, node: page.replay(),
+    "close-summary": lambda page, node: page.show_summary(False),
+    "summary": lambda page, node: page.show_summary(True),
 }
 WITHOUT_A_GAME = frozenset({"home", "pick", "start", "import"})  # the rest need a game in progress
 KEY_ACTIONS = {"Escape": "live", "u": "undo", "U": "undo", "r": "redo", "R": "redo", "h": "hint", "H": "hint"}

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from boards import board_for, esc
-from engine import CHANCE, OptionError, get_game
+from engine import CHANCE, OptionError, Outcome, get_game
 
 from .catalogue import summary_of
 from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
@@ -259,7 +259,7 @@ def play_frame(session: Session, key_help: str) -> str:
         f"</div></div>"
         f'<div class="message" id="message" role="alert" aria-live="assertive"></div>'
         f'<div class="layout"><div class="board-area" id="board-area">'
-        f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div></div>'
+        f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div><div id="summary"></div></div>'
         f'<aside class="side">'
         f'<div class="toolbar" id="toolbar" role="toolbar" aria-label="game actions"></div>'
         f'<div class="hint-box" id="hint" aria-live="polite"></div>'
@@ -293,14 +293,19 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
     if past:
         turn = (
             f'<p class="turn viewing-note" data-viewing="{session.viewing}">{esc(viewing_words(session))}</p>'
-            f'<div class="viewing-actions">'
+            f'<div class="viewing-actions">{step_buttons(session)}'
             f'<button type="button" data-action="live" class="primary">Back to the game</button>'
             f'<button type="button" data-action="continue">Continue from here</button></div>'
         )
     elif outcome is not None:
+        reopen = (
+            ""
+            if session.shows_summary()
+            else '<button type="button" data-action="summary" class="link">Show the summary</button>'
+        )
         turn = (
             f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}" '
-            f'data-termination="{outcome.termination.value}">Game over. {esc(ending(outcome))}</p>'
+            f'data-termination="{outcome.termination.value}">Game over. {esc(ending(outcome))} {reopen}</p>'
         )
     elif shown.current_player == CHANCE:
         turn = '<p class="turn">Drawing…</p>'
@@ -404,6 +409,56 @@ def ai_problem(reason: str, seconds: float) -> str:
         f"(it is busy about {seconds:g} s a move)</button>"
         f'<button type="button" data-action="ai-retry">Try the background player again</button></div></div>'
     )
+
+
+def step_buttons(session: Session) -> str:
+    """While an earlier position is shown: one move back and one on, to replay the game move by move."""
+    shown = session.viewing or 0
+    return (
+        f'<button type="button" data-action="view" data-ply="{max(shown - 1, 0)}"{" disabled" if shown == 0 else ""}'
+        f' aria-label="one move back">‹ Back</button>'
+        f'<button type="button" data-action="view" data-ply="{shown + 1}" aria-label="one move on">On ›</button>'
+    )
+
+
+def summary(session: Session) -> str:
+    """The finished game summed up over its board: who won and why, the score sheet, and what next (play
+    again with the same options and seats, replay the moves, export, or put it aside to see the board)."""
+    state = session.state
+    outcome = state.outcome()
+    if outcome is None:
+        return ""
+    tally, unit = session.board.tally(state)
+    rows = "".join(
+        f'<tr data-player="{esc(p)}"><th scope="row"><span class="dot dot-{esc(p)}" aria-hidden="true"></span>'
+        f'{esc(name_of(p))}</th><td class="final-score" data-final-score="{esc(p)}">{value}</td>'
+        f"<td>{esc(result_of(outcome, p))}</td></tr>"
+        for p, value in tally.items()
+    )
+    moves = session.move_number(state.ply)
+    return (
+        f'<section class="summary" id="summary-box" aria-labelledby="summary-title" '
+        f'data-outcome="{esc(outcome.winner or "draw")}" data-termination="{outcome.termination.value}">'
+        f'<h2 id="summary-title" tabindex="-1">Game over</h2>'
+        f'<p class="summary-ending">{esc(ending(outcome))}</p>'
+        f'<table class="score-sheet"><caption>After {moves} moves</caption>'
+        f'<thead><tr><th scope="col">Player</th><th scope="col">{esc(unit.capitalize())}</th>'
+        f'<th scope="col">Result</th></tr></thead><tbody>{rows}</tbody></table>'
+        f'<div class="buttons summary-actions">'
+        f'<button type="button" class="primary" data-action="again">Play again</button>'
+        f'<button type="button" data-action="replay">Replay the moves</button>'
+        f'<button type="button" data-action="export">Export this game</button>'
+        f'<button type="button" data-action="close-summary">See the board</button></div></section>'
+    )
+
+
+def result_of(outcome: Outcome, player: str) -> str:
+    """A player's line of the score sheet: their place, or whether they won."""
+    if outcome.places:
+        return f"place {outcome.places.index(player) + 1}" if player in outcome.places else ""
+    if player not in outcome.winners:
+        return ""
+    return "wins" if outcome.winner is not None else "shares the win"
 
 
 def viewing_words(session: Session) -> str:

@@ -83,6 +83,7 @@ class Session:
         self.ui: dict[str, Any] = {}
         self.drawing: Drawing | None = None
         self.turn_started: float | None = None  # for the chess clock: set by the page
+        self.summary_closed = False  # the finished game's summary put aside to look at the board (saved)
         self._words: list[tuple[str, str]] = []  # (move text, the move in words) for the history so far
         self._recount_movers()
 
@@ -112,7 +113,7 @@ class Session:
         if not isinstance(data, dict):
             raise RecordError("the file is not a game record: a record is a JSON object")
         state = load_record(data)
-        app = data["app"] if isinstance(data.get("app"), dict) else {}
+        app: dict[str, Any] = data["app"] if isinstance(data.get("app"), dict) else {}
         if seats is None and isinstance(app.get("seats"), dict):
             seats = {str(k): str(v) for k, v in app["seats"].items()}
         try:
@@ -123,6 +124,7 @@ class Session:
         redo = app.get("redo")
         if isinstance(redo, list) and all(isinstance(m, str) for m in redo):
             session.redo_stack = list(redo)
+        session.summary_closed = app.get("summary_closed") is True
         session.advance_chance()
         return session
 
@@ -135,7 +137,15 @@ class Session:
             "think": self.think_seconds,
             "version": SAVE_VERSION,
         }
+        if self.summary_closed:
+            record["app"]["summary_closed"] = True
         return record
+
+    def again(self) -> "Session":
+        """A new game of the same game with the same options, seats and thinking time; a game with chance
+        gets the next seed (the same one would deal the same game again)."""
+        seed = self.state.seed + 1 if isinstance(self.state.seed, int) else None
+        return Session.new(self.game.id, self.state.options.to_dict(), seed, dict(self.seats), self.think_seconds)
 
     def _recount_movers(self) -> None:
         """Who made each move: replay the history on a copy (moves carry no player)."""
@@ -198,9 +208,15 @@ class Session:
         return str(move)
 
     def reset_turn(self) -> None:
-        """Forget what belonged to the position just left: the board's selections and any hint."""
+        """Forget what belonged to the position just left: the board's selections, any hint, and a closed
+        summary (a game that ends again, after an undo, is summed up again)."""
         self.board.reset(self.ui)
         self.hint = None
+        self.summary_closed = False
+
+    def shows_summary(self) -> bool:
+        """The finished game's summary is on screen: the live game is over and the summary not put aside."""
+        return self.viewing is None and self.state.is_over() and not self.summary_closed
 
     def click(self, target: str, seconds: float | None = None) -> str | None:
         """A click on a board target: the board makes it a move (or a selection), the engine judges it."""
