@@ -292,11 +292,15 @@ LOOK_WEIGHT = 0.5  # of a mean squared z-score against the log of the forest's v
 PLAUSIBLE = 0.1  # the photo chooses only among classes the forest gives this share or more
 
 
-def photo_adapt(P: np.ndarray, feats: np.ndarray) -> np.ndarray:
-    """Class probabilities after weighing each cell's likeness to every class's look on this photo."""
+def photo_adapt(P: np.ndarray, feats: np.ndarray, labels: np.ndarray | None = None) -> np.ndarray:
+    """Class probabilities after weighing each cell's likeness to every class's look on this photo:
+    the looks of the forest's sure cells, or of every cell of `labels` (a reading already mended)."""
     names = feature_names()
     X = feats[:, [names.index(n) for n in LOOK]].astype(np.float64)
-    label, conf = P.argmax(1), P.max(1)
+    if labels is None:
+        label, conf = P.argmax(1), P.max(1)
+    else:
+        label, conf = labels, np.ones(len(labels))
     looks: dict[int, np.ndarray] = {}
     spreads = []
     for c in range(P.shape[1]):
@@ -380,6 +384,40 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
     return best
 
 
+def _over_the_set(best: np.ndarray, limits: list[int | None]) -> list[int]:
+    """The classes read on more cells than the box holds stones of that colour."""
+    counts = np.bincount(best, minlength=len(limits))
+    return [c for c, most in enumerate(limits) if most is not None and counts[c] > most]
+
+
+def within_the_set(post: np.ndarray, best: np.ndarray, limits: list[int | None]) -> np.ndarray:
+    """Class per cell with no colour on more cells than its `limits` (None: no limit): a colour read
+    too often keeps the cells it is surest of, against their next choice with room, and the others
+    take that next choice (for a box of 12 clear stones, 52 light dots read clear go mostly empty)."""
+    best = best.copy()
+    logp = np.log(post + 1e-6)
+    limit_of = {c: most for c, most in enumerate(limits) if most is not None}
+    for _ in range(len(limits)):  # each round empties one colour's excess; a filled one goes after
+        over = _over_the_set(best, limits)
+        if not over:
+            break
+        c = over[0]
+        counts = np.bincount(best, minlength=len(limits))
+        cells = np.flatnonzero(best == c)
+        excess_count = len(cells) - limit_of[c]
+        # the excess is mostly one look (the board's marks under this light): a colour with less
+        # room than the whole excess cannot be it
+        room = np.array(
+            [k for k, most in enumerate(limits) if k != c and (most is None or most - counts[k] >= excess_count)]
+        )
+        other = logp[np.ix_(cells, room)]
+        choice = other.argmax(1)
+        lead = logp[cells, c] - other[np.arange(len(cells)), choice]
+        excess = np.argsort(lead)[:excess_count]
+        best[cells[excess]] = room[choice[excess]]
+    return best
+
+
 def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | None], list[float]]:
     """Each location's class and confidence: the forest's votes weighed by the photo's own looks.
     The confidence is the mean of the forest's share and the weighed probability, so a cell the
@@ -388,8 +426,20 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
     best = split_lookalikes(post.argmax(1), P, feats)
+    limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
+    broken = _over_the_set(best, limits)
+    first = best
+    if broken:
+        # more stones of a colour than the box holds: the forest took a look of this board (its
+        # marks, its light) for stones -- the looks are learnt again from a reading the set allows
+        best = within_the_set(post, best, limits)
+        post = photo_adapt(P, feats, best)
+        best = within_the_set(post, post.argmax(1), limits)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
+    if broken:  # every cell the broken reading called those colours is in doubt, whatever it is now
+        doubted = np.isin(first, broken) | np.isin(best, broken)
+        conf[doubted] = np.minimum(conf[doubted], RENAMED_CONFIDENCE)
     return ([None if allowed[k] == 0 else CLASSES[allowed[k]] for k in best], [round(float(c), 3) for c in conf])
 
 

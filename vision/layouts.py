@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import Mapping
 
 import numpy as np
 
@@ -33,6 +34,7 @@ class Layout:
     symmetries: tuple[np.ndarray, ...] = field(default=())  # 2x2 maps of the board onto itself
     oriented: bool = False  # True when the board itself tells which side is a1
     marks: str = ""  # what the empty board shows at a location: pocket|point|crossing
+    stone_set: Mapping[str, int] = field(default_factory=dict)  # the most stones of a colour (the box)
 
     @property
     def n(self) -> int:
@@ -96,6 +98,7 @@ def get_layout(game: str) -> Layout:
         symmetries(),
         oriented,
         geometry.marks,
+        dict(get_game(game).stone_set()),
     )
 
 

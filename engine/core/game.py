@@ -52,6 +52,11 @@ class Game(ABC, Generic[Opts]):
     def geometry(self) -> Geometry:
         """The board as data (locations, lines, circles, outline): what web/ draws and vision/ reads."""
 
+    def stone_set(self) -> Mapping[str, int]:
+        """The most stones of each colour any position shows, under any options: what the box holds.
+        A colour not named has no fixed number (an option sets it, or the set is open-ended)."""
+        return {}
+
     def check_game_id(self, position: Mapping[str, Any]) -> None:
         if not isinstance(position, Mapping):
             raise PositionError("a position must be a JSON object")

@@ -572,6 +572,10 @@ class Morris(Game[MorrisOptions]):
         """24 points of three nested squares (d4, the empty centre, at the origin); each mill is a drawn line."""
         return GEOMETRY
 
+    def stone_set(self) -> Mapping[str, int]:
+        """Nine men a side."""
+        return {side: PIECES for side in SIDES}
+
     def new_state(self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0) -> MorrisState:
         return MorrisState(self, self.options(options), seed)
 

@@ -416,6 +416,10 @@ class ThreeStones(Game[ThreeStonesOptions]):
         """76 pockets one pitch apart around the empty centre (e5 at the origin), on an octagon."""
         return GEOMETRY
 
+    def stone_set(self) -> Mapping[str, int]:
+        """30 white, 30 black and 12 clear, in the pouch or split between the hands."""
+        return dict(POUCH)
+
     def new_state(
         self, options: Mapping[str, Any] | RuleOptions | None = None, seed: int | None = 0
     ) -> ThreeStonesState:

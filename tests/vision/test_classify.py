@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.classify import LOOK, MIN_LOOK, feature_names, join_lone_stones, photo_adapt, split_lookalikes
+from vision.classify import (
+    LOOK,
+    MIN_LOOK,
+    feature_names,
+    join_lone_stones,
+    photo_adapt,
+    split_lookalikes,
+    within_the_set,
+)
 from vision.tuning import RENAMED_CONFIDENCE
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
@@ -137,3 +145,78 @@ def test_a_stone_with_company_of_its_own_name_keeps_it():
     F = coloured([BRIGHT_ORANGE] * 20 + [LIGHT_ORANGE] * 2, seed=4)
     labels = ["orange"] * 20 + ["yellow"] * 2
     assert join_lone_stones(labels, [0.95] * 20 + [0.7, 0.7], F)[0] == labels
+
+
+# ----------------------------------------------------------------- the box's stones (within_the_set)
+
+CLEAR_LIMITS = [None, 30, 12]  # empty, white, clear: three-stones' box (no black here)
+
+
+def test_a_colour_read_too_often_keeps_the_cells_it_is_surest_of():
+    # 16 cells read clear, 12 allowed: the 4 it leads least on take their next choice (white has room)
+    post = np.array([[0.05, 0.15, 0.8]] * 12 + [[0.05, 0.45, 0.5]] * 4)
+    best = within_the_set(post, post.argmax(1), CLEAR_LIMITS)
+    assert best.tolist() == [CLEAR] * 12 + [WHITE] * 4
+
+
+def test_an_excess_no_colour_has_room_for_is_empty():
+    # 52 cells read clear, the forest's next choice white; 40 too many, more than white's 30:
+    # one look on 40 cells is no colour of the box, so the board's own marks: empty
+    post = np.array([[0.05, 0.3, 0.65]] * 40 + [[0.02, 0.08, 0.9]] * 12)
+    best = within_the_set(post, post.argmax(1), CLEAR_LIMITS)
+    assert best.tolist() == [EMPTY] * 40 + [CLEAR] * 12
+
+
+def test_a_reading_the_box_allows_is_left_alone():
+    post = np.array([[0.1, 0.2, 0.7]] * 12 + [[0.1, 0.8, 0.1]] * 30 + [[0.9, 0.05, 0.05]] * 30)
+    assert within_the_set(post, post.argmax(1), CLEAR_LIMITS).tolist() == post.argmax(1).tolist()
+    assert within_the_set(post, post.argmax(1), [None, None, None]).tolist() == post.argmax(1).tolist()
+
+
+class Forest:
+    """A stand-in for the OpenCV forest: the same votes for every cell of a look (`getVotes`' layout)."""
+
+    def __init__(self, votes: np.ndarray) -> None:
+        self.votes = votes
+
+    def getVarCount(self) -> int:
+        return len(NAMES)
+
+    def getVotes(self, feats: np.ndarray, flags: int) -> np.ndarray:
+        labels = np.array([[0, 1, 2, 3]], np.float64)  # empty, black, white, clear (CLASSES' first four)
+        return np.vstack([labels, self.votes[: len(feats)] * 100])
+
+
+def test_a_reading_with_more_stones_than_the_box_holds_is_mended_and_marked_for_checking():
+    from vision.classify import classify
+    from vision.layouts import get_layout
+    from vision.tuning import CHECK_BELOW
+
+    layout = get_layout("three-stones")  # 76 pockets; the box: 30 black, 30 white, 12 clear
+    # 60 light printed pockets the forest takes for clear stones, 10 black stones, 6 white ones
+    F = photo([BOARD] * 60 + [STONE] * 10 + [STONE + 15.0] * 6)
+    votes = np.array([[0.1, 0.0, 0.25, 0.65]] * 60 + [[0.05, 0.9, 0.05, 0.0]] * 10 + [[0.05, 0.0, 0.9, 0.05]] * 6)
+    labels, conf = classify(F, layout, Forest(votes))
+    assert labels.count("clear") <= 12 and labels.count("white") <= 30
+    assert labels[:60].count(None) >= 48
+    assert labels[60:] == ["black"] * 10 + ["white"] * 6
+    assert all(c < CHECK_BELOW for c in conf[:60])  # a broken reading's cells are all checked
+
+
+def test_the_box_the_reader_allows_is_the_one_the_rules_allow():
+    from engine import UnreachablePositionError, get_game
+
+    for game in ("three-stones", "morris"):
+        rules = get_game(game)
+        ids = rules.locations()
+        for colour, most in rules.stone_set().items():
+            cells: dict[str, str | None] = {pid: None for pid in ids}
+            for pid in ids[:most]:
+                cells[pid] = colour
+            rules.score_position({"game": game, "cells": cells})  # the whole box on the board: fine
+            cells[ids[most]] = colour
+            try:
+                rules.score_position({"game": game, "cells": cells})
+            except UnreachablePositionError:
+                continue
+            raise AssertionError(f"{game}: {most + 1} {colour} accepted, the reader allows {most}")

@@ -63,6 +63,8 @@ STONE_SHADES = {
     "purple": ((120, 48, 160), (95, 40, 135), (150, 60, 170)),
 }
 LIGHTS = ("sun", "window", "tungsten", "mixed", "lamp")
+POCKET_PRINTS = ("ring", "disc")  # a printed pocket: its outline, or a disc filled with the ink
+PRINT_STREAM = 1  # the spawn key of the random stream the print style is drawn from (`_pocket_print`)
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ class Design:
     marker_tone: str  # dark | light (dots)
     marker_size: float  # in stone radii
     pockets: str  # pocket boards: cap | drilled | printed
+    pocket_print: str  # printed pockets: ring | disc ("" for any other pocket)
     stone_material: str  # glass | glossy | matte
     stone_shape: str  # dome | disc
     light: str  # one of LIGHTS
@@ -105,6 +108,16 @@ def _rgb(values: Iterable[float]) -> tuple[int, int, int]:
 def _pick(rng: np.random.Generator, options, p=None):
     keys = list(options)
     return keys[int(rng.choice(len(keys), p=p))]
+
+
+def _pocket_print(rng: np.random.Generator) -> str:
+    """How printed pockets are printed, drawn from a stream of the seed's own that `rng` never
+    reaches: the print style came after the other choices, and every seed keeps them as they were."""
+    seeded = rng.bit_generator.seed_seq
+    if not isinstance(seeded, np.random.SeedSequence):
+        raise TypeError("a design's generator is made from a seed (np.random.default_rng(seed))")
+    own = np.random.default_rng(np.random.SeedSequence(seeded.entropy, spawn_key=(PRINT_STREAM,)))
+    return _pick(own, POCKET_PRINTS)
 
 
 def sample_design(game: str, rng: np.random.Generator) -> Design:
@@ -187,6 +200,7 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
         marker_tone=marker_tone,
         marker_size=round(marker_size, 3),
         pockets=pockets,
+        pocket_print=_pocket_print(rng) if pockets == "printed" else "",
         stone_material=stone_material,
         stone_shape=stone_shape,
         light=light,

@@ -191,10 +191,16 @@ def board(
                 for x, y in xy_cm
             ]
             rest_y = top_y - depth * 0.3
-        else:  # printed circles on a flat board or mat
+        else:  # printed on a flat board or mat: circles, or discs filled with the ink
             depth = 0.0
             hw = unit * rng.uniform(0.015, 0.04)
-            inked += [_ring(x, y, pr, hw, top_y + 0.001) for x, y in xy_cm]
+            if design.pocket_print == "disc":
+                inked += [
+                    f"cylinder {{ <{x:.4f}, {top_y - 0.01:.4f}, {y:.4f}>, <{x:.4f}, {top_y + 0.001:.4f}, {y:.4f}>, {pr:.4f} }}"
+                    for x, y in xy_cm
+                ]
+            else:
+                inked += [_ring(x, y, pr, hw, top_y + 0.001) for x, y in xy_cm]
             rest_y = top_y
         info["pocket"] = {"radius_cm": round(pr, 3), "depth_cm": round(depth, 3)}
         if game == "sage-stones":  # the engraved column numbers in the wide margin below row 1
