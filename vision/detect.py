@@ -41,6 +41,7 @@ from .evidence import (
 )
 from .fit import Candidate, Scorer, candidates, distinct, same_fit
 from .lattice import lattice_candidates
+from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
 from .refine import line_refine, line_snap, on_the_lattice, outline_refine
@@ -57,6 +58,7 @@ from .tuning import (
     GRID_FINE_S,
     GRID_PER_SOURCE,
     LATTICE_CANDIDATES,
+    LINE_CANDIDATES,
     MAX_CAMERA_ERROR,
     MID_SIDE,
     NUMBERS_CLEAR,
@@ -92,6 +94,10 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     h, w = img.shape[:2]
     shrink = SMALL_SIDE / max(h, w)
     small = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
+    drawn = mark_grid(layout.game) is None
+    # the drawing's line graph finds a drawn board that does not stand out from its table; it
+    # is searched for beside the regions
+    by_lines = pool.submit(line_candidates, img, small, layout) if drawn else None
     cands = candidates(small, layout, pool)
     if deadline is not None and time.perf_counter() > deadline:
         raise VisionError(
@@ -100,24 +106,39 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             "no_board",
         )
     tol = SAME_FIT_SHARE * max(small.shape[:2])
-    if mark_grid(layout.game) is not None:
+    if not drawn:
         # the lattice of its round marks finds a pocket board that does not stand out from its table
         gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
         structural = [Candidate(score, H, "lattice") for score, H in lattice_candidates(gray_small, layout)]
-        picked = distinct(structural, layout, tol, LATTICE_CANDIDATES, LATTICE_CANDIDATES)
-        picked += [
-            c
-            for c in distinct(cands, layout, tol, GRID_CANDIDATES, GRID_PER_SOURCE)
-            if not any(same_fit(c.H, q.H, layout, tol) for q in picked)
-        ]
+        picked = _structure_first(structural, LATTICE_CANDIDATES, cands, GRID_CANDIDATES, GRID_PER_SOURCE, layout, tol)
         if not picked:
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
-    if not cands:
+    assert by_lines is not None
+    structural = [Candidate(rank, H, "lines") for rank, H in by_lines.result()]
+    picked = _structure_first(structural, LINE_CANDIDATES, cands, DRAWN_CANDIDATES, DRAWN_PER_SOURCE, layout, tol)
+    if not picked:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
-    return _find_drawn(
-        img, small, distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE), layout, pool, deadline
-    )
+    return _find_drawn(img, small, picked, layout, pool, deadline)
+
+
+def _structure_first(
+    structural: list[Candidate],
+    keep: int,
+    regions: list[Candidate],
+    region_keep: int,
+    per_region: int,
+    layout: Layout,
+    tol: float,
+) -> list[Candidate]:
+    """The best `keep` distinct fits the board's structure gives, then the best `region_keep`
+    region fits (`per_region` at most from one region) that differ from them."""
+    picked = distinct(structural, layout, tol, keep, keep)
+    return picked + [
+        c
+        for c in distinct(regions, layout, tol, region_keep, per_region)
+        if not any(same_fit(c.H, q.H, layout, tol) for q in picked)
+    ]
 
 
 def _find_on_grid(
