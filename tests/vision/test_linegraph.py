@@ -80,7 +80,7 @@ def _desk(seed: int) -> np.ndarray:
         cv2.line(img, tuple(int(v) for v in p), tuple(int(v) for v in q), (200, 160, 120), 2, cv2.LINE_AA)
     book = cv2.boxPoints(((950.0, 620.0), (260.0, 360.0), -25.0))
     cv2.fillPoly(img, [book.astype(np.int32)], (40, 60, 150), cv2.LINE_AA)
-    for (x0, y0, x1, y1) in ((80, 780, 560, 700), (780, 120, 1120, 300)):
+    for x0, y0, x1, y1 in ((80, 780, 560, 700), (780, 120, 1120, 300)):
         cv2.line(img, (x0, y0), (x1, y1), (30, 170, 220), 9, cv2.LINE_AA)
     img += rng.normal(0, 3, img.shape).astype(np.float32)
     return np.clip(img, 0, 255).astype(np.uint8)
