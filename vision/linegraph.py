@@ -41,8 +41,9 @@ CONTRAST_SAMPLES = 9  # points along a segment where the step across it is measu
 CONTRAST_PX = 1.5  # pixels either side of a segment where its step is measured
 MERGE_PX = 0.006  # of the long side: pieces this near one line are that line (a line's two sides)
 MERGE_DEG = 3.0  # degrees: pieces of one line point this close to the same way
-MIN_LINE = 0.08  # of the long side: the shortest long line a side of a square can be
-FAMILY_SPREAD_DEG = 22.0  # degrees a family's lines spread over (perspective bends them apart)
+MIN_EXTENT = 0.03  # of the long side: a shorter line is no line of the drawing (markers break the inner ones)
+MIN_SIDE = 0.08  # of the long side: the shortest line a side of the outer square can be
+FAMILY_SPREAD_DEG = 30.0  # degrees a family's lines spread over (a wide lens at 45 degrees bends them this far apart)
 MIN_FAMILY_GAP_DEG = 35.0  # degrees at least between the two families (a square seen at a slant)
 SAME_LINE_PX = 0.015  # of the long side: a drawn line's sides, a border's two lines are one side
 DIRECTIONS = 3  # strongest line directions paired into families
@@ -142,7 +143,7 @@ def long_lines(seg: np.ndarray, side: int) -> list[Line]:
         strength = float((np.hypot(pieces[:, 2] - pieces[:, 0], pieces[:, 3] - pieces[:, 1]) * pieces[:, 4]).sum())
         out.append(Line(n=n, offset=off, t0=float(t.min()), t1=float(t.max()), strength=strength))
     out.sort(key=lambda line: -line.strength)
-    return [line for line in out if line.t1 - line.t0 >= MIN_LINE * side]
+    return [line for line in out if line.t1 - line.t0 >= MIN_EXTENT * side]
 
 
 def _fit(pieces: np.ndarray) -> tuple[np.ndarray, float]:
@@ -291,9 +292,10 @@ def drawing_fit(squares: list[np.ndarray], ends: np.ndarray, half: float) -> np.
 def _square_hypotheses(fam_a: list[Line], fam_b: list[Line], side: int, scale: float) -> list[tuple[float, np.ndarray]]:
     """(drawing_fit, board units -> pixels scaled by `scale`) of every outer square two
     families make that puts lines on at least MIN_POSITIONS of the drawing's positions."""
+    long_a, long_b = ([line for line in fam if line.t1 - line.t0 >= MIN_SIDE * side] for fam in (fam_a, fam_b))
     squares = outer_squares(
-        distinct_lines(fam_a, SAME_LINE_PX * side)[:LINES_PER_FAMILY],
-        distinct_lines(fam_b, SAME_LINE_PX * side)[:LINES_PER_FAMILY],
+        distinct_lines(long_a, SAME_LINE_PX * side)[:LINES_PER_FAMILY],
+        distinct_lines(long_b, SAME_LINE_PX * side)[:LINES_PER_FAMILY],
     )
     if not squares:
         return []
