@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from fit_error import error_units
 from vision.detect import find_board
 from vision.errors import VisionError
 from vision.fit import candidates, distinct
@@ -18,17 +19,6 @@ from vision.tuning import DRAWN_CANDIDATES, DRAWN_PER_SOURCE, SAME_FIT_SHARE, SM
 
 PHOTOS = Path(__file__).parent / "photos" / "lines"
 MORRIS = get_layout("morris")
-
-
-def _error_units(H: np.ndarray, truth: np.ndarray) -> float:
-    """How far H puts morris' points from where the truth does (board units), under the
-    board's best symmetry."""
-    back = np.linalg.inv(truth)
-    best = np.inf
-    for S in MORRIS.symmetries:
-        p = cv2.perspectiveTransform((MORRIS.xy @ S.T).reshape(-1, 1, 2), H)
-        best = min(best, float(np.abs(cv2.perspectiveTransform(p, back).reshape(-1, 2) - MORRIS.xy).max()))
-    return best
 
 
 def _photo(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -55,12 +45,12 @@ def test_light_lines_on_a_board_like_its_table_are_found_by_the_lines() -> None:
     small, to_small = _small(photo)
     tol = SAME_FIT_SHARE * max(small.shape[:2])
     regions = distinct(candidates(small, MORRIS, detection_pool()), MORRIS, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    assert min(_error_units(c.H, to_small @ truth) for c in regions) > 0.5
+    assert min(error_units(c.H, to_small @ truth, "morris") for c in regions) > 0.5
     found = line_candidates(photo, small, MORRIS)
-    assert found and min(_error_units(H, to_small @ truth) for _, H in found[:2]) < 0.1
+    assert found and min(error_units(H, to_small @ truth, "morris") for _, H in found[:2]) < 0.1
     det = find_board(photo, MORRIS, detection_pool())
     assert det.source == "lines"
-    assert _error_units(det.H, truth) < 0.05
+    assert error_units(det.H, truth, "morris") < 0.05
     assert _accept(det, "morris")
 
 
