@@ -110,35 +110,40 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
         # the lattice of its round marks finds a pocket board that does not stand out from its table
         gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
         structural = [Candidate(score, H, "lattice") for score, H in lattice_candidates(gray_small, layout)]
-        picked = _structure_first(structural, LATTICE_CANDIDATES, cands, GRID_CANDIDATES, GRID_PER_SOURCE, layout, tol)
+        picked = distinct(structural, layout, tol, LATTICE_CANDIDATES, LATTICE_CANDIDATES)
+        picked += [
+            c
+            for c in distinct(cands, layout, tol, GRID_CANDIDATES, GRID_PER_SOURCE)
+            if not any(same_fit(c.H, q.H, layout, tol) for q in picked)
+        ]
         if not picked:
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
     assert by_lines is not None
-    structural = [Candidate(rank, H, "lines") for rank, H in by_lines.result()]
-    picked = _structure_first(structural, LINE_CANDIDATES, cands, DRAWN_CANDIDATES, DRAWN_PER_SOURCE, layout, tol)
-    if not picked:
+    regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
+    lines = [Candidate(rank, H, "lines") for rank, H in by_lines.result()]
+    lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
+    found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
+    # the line graph's fits only where the regions' leave the lines unclear: a fit shifted by
+    # a whole line still lays most of morris' lines on drawn lines
+    if lines and (found is None or not _clear(found, layout)):
+        if deadline is None or time.perf_counter() < deadline:
+            by_graph = _find_drawn(img, small, lines, layout, pool, deadline)
+            found = by_graph if found is None else max(found, by_graph, key=_trust)
+    if found is None:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
-    return _find_drawn(img, small, picked, layout, pool, deadline)
+    return found
 
 
-def _structure_first(
-    structural: list[Candidate],
-    keep: int,
-    regions: list[Candidate],
-    region_keep: int,
-    per_region: int,
-    layout: Layout,
-    tol: float,
-) -> list[Candidate]:
-    """The best `keep` distinct fits the board's structure gives, then the best `region_keep`
-    region fits (`per_region` at most from one region) that differ from them."""
-    picked = distinct(structural, layout, tol, keep, keep)
-    return picked + [
-        c
-        for c in distinct(regions, layout, tol, region_keep, per_region)
-        if not any(same_fit(c.H, q.H, layout, tol) for q in picked)
-    ]
+def _trust(det: Detection) -> tuple[bool, float]:
+    """How far a drawn board's fit can be trusted: a fit a real camera can make first, then
+    its board's own marks where it puts them."""
+    return det.camera_error <= MAX_CAMERA_ERROR, det.evidence
+
+
+def _clear(det: Detection, layout: Layout) -> bool:
+    """A drawn board's fit that needs no second search."""
+    return _trust(det) >= (True, CLEAR_LINES[layout.game])
 
 
 def _find_on_grid(
