@@ -4,6 +4,9 @@
    wood-grain texture clusters, a border (table) colour model, and the density of round blobs
    (pockets, stones).  Each filled region gives outline fits two ways (`fit`): an N-gon
    fitted to its contour, and a moment/overlap fit refined by ECC on the silhouette.
+   Beside them, pocket boards' fits from the lattice of their round marks (`lattice`) and
+   morris' from the graph of its drawn lines (`linegraph`; refined only where the region
+   fits leave the lines unclear).
 2. Every candidate homography is scored by correlating the warped photo's edges with a
    drawing of the board's own features (pockets, lines, circles, outline) plus the share
    of the outline that shows a real edge (`evidence.outline_support`); implausible ones (not
