@@ -4,6 +4,9 @@
    wood-grain texture clusters, a border (table) colour model, and the density of round blobs
    (pockets, stones).  Each filled region gives outline fits two ways (`fit`): an N-gon
    fitted to its contour, and a moment/overlap fit refined by ECC on the silhouette.
+   Beside them, pocket boards' fits from the lattice of their round marks (`lattice`) and
+   morris' from the graph of its drawn lines (`linegraph`; refined only where the region
+   fits leave the lines unclear).
 2. Every candidate homography is scored by correlating the warped photo's edges with a
    drawing of the board's own features (pockets, lines, circles, outline) plus the share
    of the outline that shows a real edge (`evidence.outline_support`); implausible ones (not
@@ -41,6 +44,7 @@ from .evidence import (
 )
 from .fit import Candidate, Scorer, candidates, distinct, same_fit
 from .lattice import lattice_candidates
+from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
 from .refine import line_refine, line_snap, on_the_lattice, outline_refine
@@ -57,6 +61,7 @@ from .tuning import (
     GRID_FINE_S,
     GRID_PER_SOURCE,
     LATTICE_CANDIDATES,
+    LINE_CANDIDATES,
     MAX_CAMERA_ERROR,
     MID_SIDE,
     NUMBERS_CLEAR,
@@ -92,6 +97,10 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     h, w = img.shape[:2]
     shrink = SMALL_SIDE / max(h, w)
     small = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
+    drawn = mark_grid(layout.game) is None
+    # the drawing's line graph finds a drawn board that does not stand out from its table; it
+    # is searched for beside the regions
+    by_lines = pool.submit(line_candidates, img, small, layout) if drawn else None
     cands = candidates(small, layout, pool)
     if deadline is not None and time.perf_counter() > deadline:
         raise VisionError(
@@ -100,7 +109,7 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             "no_board",
         )
     tol = SAME_FIT_SHARE * max(small.shape[:2])
-    if mark_grid(layout.game) is not None:
+    if not drawn:
         # the lattice of its round marks finds a pocket board that does not stand out from its table
         gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
         structural = [Candidate(score, H, "lattice") for score, H in lattice_candidates(gray_small, layout)]
@@ -113,11 +122,31 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
         if not picked:
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
-    if not cands:
+    assert by_lines is not None
+    regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
+    lines = [Candidate(rank, H, "lines") for rank, H in by_lines.result()]
+    lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
+    found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
+    # the line graph's fits only where the regions' leave the lines unclear: a fit shifted by
+    # a whole line still lays most of morris' lines on drawn lines
+    if lines and (found is None or not _clear(found, layout)):
+        if deadline is None or time.perf_counter() < deadline:
+            by_graph = _find_drawn(img, small, lines, layout, pool, deadline)
+            found = by_graph if found is None else max(found, by_graph, key=_trust)
+    if found is None:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
-    return _find_drawn(
-        img, small, distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE), layout, pool, deadline
-    )
+    return found
+
+
+def _trust(det: Detection) -> tuple[bool, float]:
+    """How far a drawn board's fit can be trusted: a fit a real camera can make first, then
+    its board's own marks where it puts them."""
+    return det.camera_error <= MAX_CAMERA_ERROR, det.evidence
+
+
+def _clear(det: Detection, layout: Layout) -> bool:
+    """A drawn board's fit that needs no second search."""
+    return _trust(det) >= (True, CLEAR_LINES[layout.game])
 
 
 def _find_on_grid(

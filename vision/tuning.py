@@ -23,6 +23,7 @@ GRID_PER_SOURCE = 3  # ... at most this many from one region
 LATTICE_CANDIDATES = 4  # pocket boards: distinct fits from the lattice of round marks (`lattice.py`)
 GRID_FINE_S = 20.0  # s of the full-resolution lattice fit
 GRID_FINE_ROUNDS = (0.2, 0.1)  # its search windows, in mark spacings: the coarse fit is near already
+LINE_CANDIDATES = 2  # drawn boards: distinct fits from the drawing's line graph (`linegraph.py`)
 DRAWN_CANDIDATES = 6  # drawn boards: distinct region fits refined at low resolution ...
 DRAWN_PER_SOURCE = 2  # ... at most this many from one region
 DRAWN_FINALS = 3  # drawn boards: candidates polished at full resolution, at most

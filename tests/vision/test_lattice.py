@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from fit_error import error_units
 from vision.detect import find_board
 from vision.layouts import get_layout
 from vision.lattice import board_hypotheses, lattices, lattices_of
@@ -25,18 +26,6 @@ def _view(tilt_deg: float, turn_deg: float, scale: float, centre=(800.0, 620.0))
     move = np.array([[1, 0, centre[0]], [0, 1, centre[1]], [0, 0, 1.0]])
     H = move @ slant @ flip @ turn
     return H / H[2, 2]
-
-
-def _error_units(H: np.ndarray, truth: np.ndarray, game: str) -> float:
-    """How far H puts the board's locations from where the truth does (board units), under
-    the board's best symmetry."""
-    layout = get_layout(game)
-    back = np.linalg.inv(truth)
-    best = np.inf
-    for S in layout.symmetries:
-        p = cv2.perspectiveTransform((layout.xy @ S.T).reshape(-1, 1, 2), H)
-        best = min(best, float(np.abs(cv2.perspectiveTransform(p, back).reshape(-1, 2) - layout.xy).max()))
-    return best
 
 
 def _pocket_board_on_its_own_wood(game: str, H: np.ndarray, seed: int) -> np.ndarray:
@@ -98,7 +87,7 @@ def test_the_board_is_laid_on_the_lattice_where_its_marks_are() -> None:
     lat = max(lattices_of(pts, np.ones(len(pts))), key=lambda lt: len(lt.coords))
     score, H = board_hypotheses(lat, layout)[0]
     assert score > 0.9
-    assert _error_units(H, truth, "three-stones") < 0.05
+    assert error_units(H, truth, "three-stones") < 0.05
 
 
 def test_a_pocket_board_on_a_table_of_its_own_wood_is_found_by_its_pockets() -> None:
@@ -109,7 +98,7 @@ def test_a_pocket_board_on_a_table_of_its_own_wood_is_found_by_its_pockets() -> 
         small = cv2.resize(photo, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
         assert lattices(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)), game
         det = find_board(photo, get_layout(game), detection_pool())
-        assert _error_units(det.H, truth, game) < 0.15, game
+        assert error_units(det.H, truth, game) < 0.15, game
         assert _accept(det, game), game
 
 

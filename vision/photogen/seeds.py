@@ -19,9 +19,10 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # never trained on: 5 (bench/out/val), 7 and 15 are what changes are tried on; 17-23 are
 # rendered fresh to measure the reader away from all tuning; 45 holds the style-family photos
 # the tests read (tests/vision/photos/styles); tests/vision/photos/hard comes from 7-23
-# (9-35 once trained the forests of the narrower designs, before `design.py`)
+# (9-35 once trained the forests of the narrower designs, before `design.py`); 61 and 63 are what
+# the line graph (`vision/linegraph.py`) was tuned on, tests/vision/photos/lines comes from 63;
 # 51: filled-disc printed pockets (bench/out/check51), what the disc-print forests are checked on
-CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51)
+CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
 # never a training photo (the trainer takes this generator's photos from no seed)
