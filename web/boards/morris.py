@@ -25,7 +25,9 @@ from typing import Any
 from engine import IllegalMoveError
 from engine.games import morris as M
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, StoneLook, focus_circle, gold, grain, hit_circle, last_ring, linear, location, radial, stone
 
 NAMES = M.POINT_NAMES
@@ -111,9 +113,9 @@ class MorrisBoard(Board):
                 return info
             ui.pop("pending", None)
         if phase == "placing":
-            info.update(stage="place", legal={d for s, d, _ in named if s is None})
+            info.update(stage="place", legal={d for s, d, _removed in named if s is None})
             return info
-        sources = {s for s, _, _ in named}
+        sources = {s for s, _dest, _removed in named}
         selected = ui.get("selected")
         if selected in sources:
             info.update(
@@ -316,8 +318,8 @@ class MorrisBoard(Board):
             lost = M.PIECES - hand - board
             phase = state.phase(side)
             to_move = not over and side == state.current_player
-            icons = "".join(man_icon(side) for _ in range(hand)) or '<span class="none">all placed</span>'
-            lost_icons = "".join(man_icon(side, faded=True) for _ in range(lost))
+            icons = "".join(man_icon(side) for _man in range(hand)) or '<span class="none">all placed</span>'
+            lost_icons = "".join(man_icon(side, faded=True) for _man in range(lost))
             rows.append(
                 f'<div class="morris-side{" to-move" if to_move else ""}" data-side="{side}" data-phase="{phase}">'
                 f'<p class="who"><span class="dot dot-{side}"></span><strong>{side.capitalize()}</strong>'
@@ -408,7 +410,7 @@ class MorrisBoard(Board):
         return words
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
 
 def _frame(ply: int, stage: str) -> str:
@@ -486,22 +488,39 @@ def _rules_diagram() -> str:
     men = "".join(f'<circle cx="{x}" cy="8" r="7" class="rd-white"/>' for x in (8, 50, 92))
     men += '<circle cx="36" cy="64" r="7" class="rd-black"/><circle cx="78" cy="50" r="7" class="rd-black"/>'
     return (
-        f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="three white men in a row '
-        f'along a line: a mill, which takes a black man">{squares}{joins}{men}'
-        f'<text x="108" y="14" class="rd-text">a mill:</text><text x="108" y="34" class="rd-text">take one</text>'
-        f'<text x="108" y="54" class="rd-text">black man</text></svg>'
+        f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="'
+        f'{esc(_("three white men in a row along a line: a mill, which takes a black man"))}">{squares}{joins}{men}'
+        f'<text x="108" y="14" class="rd-text">{esc(_("a mill:"))}</text>'
+        f'<text x="108" y="34" class="rd-text">{esc(_("take one"))}</text>'
+        f'<text x="108" y="54" class="rd-text">{esc(_("black man"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Leave your opponent with two men, or with no move.</li></ul>"
-    "<h4>Placing</h4><ul><li>Take turns placing your nine men on empty points.</li></ul>"
-    "<h4>Moving</h4><ul><li>Once all are placed, move one man along a line to the next empty point.</li>"
-    "<li>Some rules let a player down to three men fly to any empty point (More options).</li></ul>"
-    "<h4>Mills</h4><ul><li>Three of your men in a row along a line (never diagonally) is a mill: "
-    "take one of your opponent's men at once.</li>"
-    "<li>Only a mill you close now counts; open it and close it again to take again.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Leave your opponent with two men, or with no move."),),
+    ),
+    (
+        N_("Placing"),
+        (N_("Take turns placing your nine men on empty points."),),
+    ),
+    (
+        N_("Moving"),
+        (
+            N_("Once all are placed, move one man along a line to the next empty point."),
+            N_("Some rules let a player down to three men fly to any empty point (More options)."),
+        ),
+    ),
+    (
+        N_("Mills"),
+        (
+            N_(
+                "Three of your men in a row along a line (never diagonally) is a mill: take one of your opponent's men at once."
+            ),
+            N_("Only a mill you close now counts; open it and close it again to take again."),
+        ),
+    ),
 )
 
 

@@ -33,7 +33,9 @@ from engine.games.rings import (
     Turn,
 )
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import (
     Glint,
     Plan,
@@ -398,7 +400,7 @@ class RingsBoard(Board):
 
     def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
         """P pass, A convert all, E end turn, X take back: the target each stands for."""
-        place, _ = self._turn(state, ui)
+        place, _converted = self._turn(state, ui)
         name = {"p": "pass", "a": "all", "e": "end", "x": "back"}.get(key.lower())
         if name is None:
             return False
@@ -442,7 +444,7 @@ class RingsBoard(Board):
         return words
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
     # ----- beside the board ----------------------------------------------------------------
     def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
@@ -668,28 +670,50 @@ def _rules_diagram() -> str:
         '<circle cx="20" cy="22.5" r="6" class="rd-black"/><circle cx="60" cy="45.5" r="6" class="rd-white"/>'
     )
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="three circles meeting; '
-        f'black holds the left circle with three stones on it">{circles}{stones}'
-        f'<text x="112" y="30" class="rd-text">black holds</text><text x="112" y="50" class="rd-text">'
-        f'the left circle:</text><text x="112" y="70" class="rd-text">one point</text></svg>'
+        f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="'
+        f'{esc(_("three circles meeting; black holds the left circle with three stones on it"))}">{circles}{stones}'
+        f'<text x="112" y="30" class="rd-text">{esc(_("black holds"))}</text><text x="112" y="50" class="rd-text">'
+        f'{esc(_("the left circle:"))}</text><text x="112" y="70" class="rd-text">{esc(_("one point"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Hold the most full circles when the game ends: one point each.</li></ul>"
-    "<h4>On your turn</h4><ul><li>Place a stone on an empty point, where three circles meet, or pass.</li>"
-    "<li>Then convert as many circles as you may, one after another: every other player's stone on the "
-    "circle becomes yours.</li></ul>"
-    "<h4>When a circle converts</h4><ul><li>Your influence on a circle is your stones on it, plus one for each "
-    "of your rings on the six circles around it.</li>"
-    "<li>You may convert it when your influence is more than everyone else's plus its empty points.</li>"
-    "<li>Six stones of one colour on one circle make a ring: they are safe for ever.</li>"
-    "<li>The part circles at the edge never convert, never make rings and never score.</li></ul>"
-    "<h4>The end</h4><ul><li>When every player has passed in turn, the game ends; the most circles held "
-    "wins.</li></ul>"
-    "<h4>On a phone</h4><ul><li>The first tap zooms in where you tap; then tap a point to play. Pinch to zoom, "
-    "⤢ shows the whole board.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Hold the most full circles when the game ends: one point each."),),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_("Place a stone on an empty point, where three circles meet, or pass."),
+            N_(
+                "Then convert as many circles as you may, one after another: every other player's stone on the circle becomes yours."
+            ),
+        ),
+    ),
+    (
+        N_("When a circle converts"),
+        (
+            N_(
+                "Your influence on a circle is your stones on it, plus one for each of your rings on the six circles around it."
+            ),
+            N_("You may convert it when your influence is more than everyone else's plus its empty points."),
+            N_("Six stones of one colour on one circle make a ring: they are safe for ever."),
+            N_("The part circles at the edge never convert, never make rings and never score."),
+        ),
+    ),
+    (
+        N_("The end"),
+        (N_("When every player has passed in turn, the game ends; the most circles held wins."),),
+    ),
+    (
+        N_("On a phone"),
+        (
+            N_(
+                "The first tap zooms in where you tap; then tap a point to play. Pinch to zoom, ⤢ shows the whole board."
+            ),
+        ),
+    ),
 )
 
 

@@ -20,7 +20,9 @@ from typing import Any
 
 from engine.games import sage_stones as S
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import (
     Glint,
     Plan,
@@ -57,7 +59,7 @@ COLOURS = {  # light, base, dark: the marbles' gradients
     "orange": ("#ffc384", "#ee8a24", "#99460a"),
     "purple": ("#c9a2f2", "#7b47b5", "#3b1a63"),
 }
-SOLID = {name: base for name, (_, base, _) in COLOURS.items()}
+SOLID = {name: base for name, (_light, base, _dark) in COLOURS.items()}
 
 
 # c6r5, the middle pocket, at the middle of the board below the tray and the numbered strip
@@ -145,7 +147,7 @@ def _pine(column: int | None, rolled: int | None) -> str:
                 f'rx="{CELL / 2 - 3}" class="{kind}" aria-hidden="true"/>'
             )
     for row, first_pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
-        _, y = centre_of(first_pocket)
+        _x, y = centre_of(first_pocket)
         parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
     return "".join(parts)
 
@@ -278,7 +280,7 @@ def _turn(state: Any, seat: int, roll: Any, move: Any, before: list[int], after:
 
 def _captured_text(captured: list[tuple[int, str]]) -> str:
     counts: dict[str, int] = {}
-    for _, colour in captured:
+    for _pocket, colour in captured:
         counts[colour] = counts.get(colour, 0) + 1
     return ", ".join(f"{n} {c}" for c, n in counts.items())
 
@@ -583,7 +585,7 @@ class SageStonesBoard(Board):
         return "rolled " + text[5:] if text.startswith("roll ") else text
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
     def reset(self, ui: dict[str, Any]) -> None:
         super().reset(ui)
@@ -594,23 +596,41 @@ def _rules_diagram() -> str:
     """Three dice, 2 + 3 + 3 = 8: the stone goes in column 8."""
     dice = "".join(die_svg(v, 20 + 34 * k, 24, 26, (-6, 4, -3)[k]) for k, v in enumerate((2, 3, 3)))
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="dice 2, 3 and 3: '
-        f'8, so a stone in column 8">{dice}<text x="112" y="30" class="rd-text">= 8: column 8</text></svg>'
+        f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="'
+        f'{esc(_("dice 2, 3 and 3: 8, so a stone in column 8"))}">{dice}'
+        f'<text x="112" y="30" class="rd-text">{esc(_("= 8: column 8"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Be the first to place every stone of one of your colours.</li></ul>"
-    "<h4>On your turn</h4><ul><li>Roll three dice with faces 1 to 3: the sum (3 to 9) is the column.</li>"
-    "<li>Place a stone of your colour in any empty pocket of that column.</li>"
-    "<li>1-2-3 loses the turn; a triple rolls again.</li>"
-    "<li>A full column sends the stone to column 6 (no extra roll); if column 6 is full too, the board "
-    "is wiped.</li></ul>"
-    "<h4>Taking stones back</h4><ul><li>Other colours lined up between the stone you place and another of "
-    "yours, in any of the eight directions, go back to their owners.</li>"
-    "<li>Lines wrap from row 9 to row 1, never across columns 3 and 9.</li></ul>"
-    "<h4>Two players</h4><ul><li>Each plays two colours, taking turns seat by seat.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Be the first to place every stone of one of your colours."),),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_("Roll three dice with faces 1 to 3: the sum (3 to 9) is the column."),
+            N_("Place a stone of your colour in any empty pocket of that column."),
+            N_("1-2-3 loses the turn; a triple rolls again."),
+            N_(
+                "A full column sends the stone to column 6 (no extra roll); if column 6 is full too, the board is wiped."
+            ),
+        ),
+    ),
+    (
+        N_("Taking stones back"),
+        (
+            N_(
+                "Other colours lined up between the stone you place and another of yours, in any of the eight directions, go back to their owners."
+            ),
+            N_("Lines wrap from row 9 to row 1, never across columns 3 and 9."),
+        ),
+    ),
+    (
+        N_("Two players"),
+        (N_("Each plays two colours, taking turns seat by seat."),),
+    ),
 )
 
 BOARD = SageStonesBoard

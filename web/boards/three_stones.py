@@ -13,7 +13,9 @@ from typing import Any
 
 from engine.games.three_stones import GEOMETRY
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import (
     Glint,
     Plan,
@@ -245,7 +247,7 @@ class ThreeStonesBoard(Board):
         return "drew " + text[5:] if text.startswith("draw ") else text
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
 
 def other(side: str) -> str:
@@ -263,24 +265,41 @@ def _rules_diagram() -> str:
     )
     pockets = "".join(f'<circle cx="{20 + 36 * i}" cy="26" r="11" class="rd-pocket"/>' for i in range(3, 6))
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="white, clear, white in a row: '
-        f'one point for white">{pockets}<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
-        f'<text x="120" y="31" class="rd-text">+1 for white</text></svg>'
+        f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="'
+        f'{esc(_("white, clear, white in a row: one point for white"))}">{pockets}'
+        f'<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
+        f'<text x="120" y="31" class="rd-text">{esc(_("+1 for white"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Score the most points: every three stones in a row of your colour score 1.</li></ul>"
-    "<h4>On your turn</h4><ul>"
-    "<li><b>Pouch</b> (the usual game): draw a stone and play it. <b>Pure skill</b>: choose one of the stones "
-    "you hold.</li>"
-    "<li>Play it in an empty pocket in the same row or column as the last stone played (the gold ring). "
-    "If that row and column are full, play anywhere.</li></ul>"
-    "<h4>Scoring</h4><ul><li>Three in a row counts across, down or diagonally.</li>"
-    "<li>A clear (glass) stone counts for both sides; three clear stones score nothing.</li>"
-    "<li>No line runs through the empty centre.</li></ul>"
-    "<h4>The end</h4><ul><li>The game ends with the last stone; the higher score wins.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Score the most points: every three stones in a row of your colour score 1."),),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_(
+                "<b>Pouch</b> (the usual game): draw a stone and play it. <b>Pure skill</b>: choose one of the stones you hold."
+            ),
+            N_(
+                "Play it in an empty pocket in the same row or column as the last stone played (the gold ring). If that row and column are full, play anywhere."
+            ),
+        ),
+    ),
+    (
+        N_("Scoring"),
+        (
+            N_("Three in a row counts across, down or diagonally."),
+            N_("A clear (glass) stone counts for both sides; three clear stones score nothing."),
+            N_("No line runs through the empty centre."),
+        ),
+    ),
+    (
+        N_("The end"),
+        (N_("The game ends with the last stone; the higher score wins."),),
+    ),
 )
 
 

@@ -29,7 +29,9 @@ from typing import Any
 
 from engine.games.triple_domino import CORNER_NUMBERS, GAME, Deal, Lay, parse_tile, position_name, tile_name
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, focus_polygon, hit_polygon, location
 from .zoom import Frame, Zoom
 
@@ -430,7 +432,7 @@ class TripleDominoBoard(Board):
         return words
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
     def public_text(self, text: str) -> str:
         """A chance move as the move list may show it: no dealt hands, no drawn tiles."""
@@ -630,25 +632,42 @@ def _rules_diagram() -> str:
     left = [(10.0, 80.0), (50.0, 10.7), (90.0, 80.0)]
     right = [(50.0, 10.7), (130.0, 10.7), (90.0, 80.0)]
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="two tiles side by side: '
-        f'the shared edge shows 3 and 5 on both">{tile_svg(left, (2, 3, 5), "rd-tile", 14)}'
+        f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="'
+        f'{esc(_("two tiles side by side: the shared edge shows 3 and 5 on both"))}">'
+        f"{tile_svg(left, (2, 3, 5), 'rd-tile', 14)}"
         f'{tile_svg(right, (3, 1, 5), "rd-tile", 14)}<line x1="50" y1="10.7" x2="90" y2="80" class="rd-line"/>'
-        f'<text x="142" y="40" class="rd-text">edges and</text><text x="142" y="60" class="rd-text">corners '
-        f"match</text></svg>"
+        f'<text x="142" y="40" class="rd-text">{esc(_("edges and"))}</text>'
+        f'<text x="142" y="60" class="rd-text">{esc(_("corners match"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Score the most points over the rounds; the game ends after the round in which "
-    "someone reaches the target (300).</li></ul>"
-    "<h4>On your turn</h4><ul><li>Lay a tile from your hand against the layout so that the numbers of every "
-    "shared edge and every touching corner match.</li>"
-    "<li>Cannot or will not lay: draw (−5 each, up to three) and lay the tile just drawn if it fits, or "
-    "pass.</li></ul>"
-    "<h4>Scoring</h4><ul><li>A tile scores its three numbers.</li><li>Bridge +30, double connection +25, "
-    "closing a hexagon +40.</li><li>The highest triple opens the round (+5).</li>"
-    "<li>Laying your last tile ends the round: +20 and the values left in the other hands.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (
+            N_(
+                "Score the most points over the rounds; the game ends after the round in which someone reaches the target (300)."
+            ),
+        ),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_(
+                "Lay a tile from your hand against the layout so that the numbers of every shared edge and every touching corner match."
+            ),
+            N_("Cannot or will not lay: draw (−5 each, up to three) and lay the tile just drawn if it fits, or pass."),
+        ),
+    ),
+    (
+        N_("Scoring"),
+        (
+            N_("A tile scores its three numbers."),
+            N_("Bridge +30, double connection +25, closing a hexagon +40."),
+            N_("The highest triple opens the round (+5)."),
+            N_("Laying your last tile ends the round: +20 and the values left in the other hands."),
+        ),
+    ),
 )
 
 
