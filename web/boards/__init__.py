@@ -68,7 +68,7 @@ class Board:
     # ----- words for the status bar and the move list -------------------------------------
     def tally(self, state: Any) -> tuple[dict[str, int], str]:
         """The numbers the status bar shows per player, and what they count (the engine's scores)."""
-        return state.scores(), "points"
+        return state.scores(), _("points")
 
     def status_note(self, state: Any, past: bool = False) -> str:
         """HTML for the status bar: what was just rolled or drawn, where the game has chance."""

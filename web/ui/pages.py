@@ -115,7 +115,7 @@ def has_chance(game_id: str, options: dict[str, Any]) -> bool:
 
 def match_seats(match: str, players: list[str], kinds: dict[str, str]) -> dict[str, str]:
     """The seats a "Who plays" choice gives (a level the game lacks falls back to a person)."""
-    _, first, others = MATCHES[match]
+    _label, first, others = MATCHES[match]
     seats = {p: (first if i == 0 else others) for i, p in enumerate(players)}
     return {p: kind if kind in kinds else HUMAN for p, kind in seats.items()}
 

@@ -378,7 +378,7 @@ class Session:
                 before = probe.copy()
                 probe.push_unchecked(move)
                 self._words.append((str(move), self.board.describe(before, move, probe)))
-        return [words for _, words in self._words]
+        return [words for _move, words in self._words]
 
     def reset_words(self) -> None:
         """Forget the moves in words (the language changed): the next call words them all again."""

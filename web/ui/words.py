@@ -114,11 +114,6 @@ RULE_WORDS: dict[str, str] = {  # an error's rule → the reason in a player's w
 }
 
 
-def name_of(player: str) -> str:
-    """A player's name as the page shows it: the colour (or seat) in the language in use."""
-    return _(PLAYER_NAMES.get(player, player)).capitalize()
-
-
 PLAYER_NAMES = {  # the engine's player names (colours, seats) → the words shown for them
     "white": N_("white"),
     "black": N_("black"),
@@ -128,7 +123,18 @@ PLAYER_NAMES = {  # the engine's player names (colours, seats) → the words sho
     "yellow": N_("yellow"),
     "orange": N_("orange"),
     "purple": N_("purple"),
+    "clear": N_("clear"),  # a stone colour (three stones), never a player
 }
+
+
+def colour_word(player: str) -> str:
+    """A player's colour (or seat) as a word in the language in use: "black", "schwarz"."""
+    return _(PLAYER_NAMES.get(player, player))
+
+
+def name_of(player: str) -> str:
+    """A player's name as the page shows it: the colour (or seat), capitalised, in the language in use."""
+    return colour_word(player).capitalize()
 
 
 def loser_of(outcome: Outcome) -> str:
