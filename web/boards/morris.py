@@ -126,7 +126,7 @@ class MorrisBoard(Board):
         selected = ui.get("selected")
         if selected in sources:
             info.update(
-                stage="dest", selected=selected, legal={d for s, d, _ in named if s == selected}, movable=sources
+                stage="dest", selected=selected, legal={d for s, d, _removed in named if s == selected}, movable=sources
             )
             return info
         ui.pop("selected", None)

@@ -304,7 +304,7 @@ class Session:
         # chance moves undone are drawn again identically (seeded by ply): only decisions are redone
         self.redo_stack.extend(text for text, player in undone if player != CHANCE)
         self.reset_turn()
-        return [text for text, _ in undone]
+        return [text for text, _mover in undone]
 
     def redo(self) -> list[str]:
         """Replay undone moves up to the next decision of a human player."""
