@@ -17,7 +17,7 @@ from .catalogue import game_summary, game_title
 from .i18n import N_, _
 from .options import option_choice, option_help, option_label
 from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
-from .words import ending, name_of
+from .words import capitalised, ending, name_of
 
 PLAYERS_OPTION = "players"  # a game's player count: asked with the seats, not among the rule switches
 CHANCE_PROBE_PLIES = 12  # a seeded random opening this long shows whether a game (so set up) has chance
@@ -344,7 +344,7 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
             + "</p>"
         )
     return (
-        f'{turn}<p class="scores"><span class="unit">{esc(unit.capitalize())}:</span> {items}</p>'
+        f'{turn}<p class="scores"><span class="unit">{esc(capitalised(unit))}:</span> {items}</p>'
         f"{f'<p class=status-note>{note}</p>' if note else ''}{clock}"
     )
 

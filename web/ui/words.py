@@ -134,7 +134,12 @@ def colour_word(player: str) -> str:
 
 def name_of(player: str) -> str:
     """A player's name as the page shows it: the colour (or seat), capitalised, in the language in use."""
-    return colour_word(player).capitalize()
+    return capitalised(colour_word(player))
+
+
+def capitalised(text: str) -> str:
+    """`text` with its first letter upper case and the rest as it is ("Steine auf dem Brett", not "brett")."""
+    return text[:1].upper() + text[1:]
 
 
 def loser_of(outcome: Outcome) -> str:
@@ -158,7 +163,7 @@ def ending(outcome: Outcome) -> str:
     places = ""
     if outcome.places:
         places = " " + _("Places: {players}.").format(players=", ".join(name_of(p) for p in outcome.places))
-    return f"{why[0].upper()}{why[1:]}: {result}.{places}"
+    return f"{capitalised(why)}: {result}.{places}"
 
 
 def reason(error: StonesError) -> str:
