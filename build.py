@@ -108,11 +108,16 @@ def make_zip(files: list[tuple[str, Path | bytes]]) -> bytes:
     return buffer.getvalue()
 
 
-def game_catalogue() -> bytes:
-    """ui/catalogue.json: the home screen's list of games, so the page imports no game module to start."""
+def page_modules_importable() -> None:
+    """The page's modules (web/) and the engine importable here, as the browser imports them."""
     for path in (str(WEB), str(ROOT)):
         if path not in sys.path:
             sys.path.insert(0, path)
+
+
+def game_catalogue() -> bytes:
+    """ui/catalogue.json: the home screen's list of games, so the page imports no game module to start."""
+    page_modules_importable()
     from ui.catalogue import catalogue_json  # the engine itself describes the games, in this build
 
     return catalogue_json().encode()
@@ -209,6 +214,25 @@ def mo_bytes(entries: list[PoEntry]) -> bytes:
         + struct.pack(f"<{len(strs_table)}I", *strs_table)
         + data
     )
+
+
+def start_words() -> dict[str, dict[str, str]]:
+    """The loading screen's words in every language, from the catalogs (start.js shows them before Python runs)."""
+    page_modules_importable()
+    from ui.home import START_WORDS
+
+    words = {}
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/stones.po")):
+        translated = {msgid: strings[0] for _c, msgid, _p, strings, fuzzy in read_po(po.read_text("utf-8")) if not fuzzy}
+        words[po.parts[-3]] = {key: translated.get(text) or text for key, text in START_WORDS.items()}
+    return words
+
+
+def with_start_words(index: bytes) -> bytes:
+    """index.html with the loading screen's words of every language, as JSON for start.js."""
+    data = json.dumps(start_words(), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    script = f'  <script type="application/json" id="stones-words">{data}</script>\n'
+    return index.replace(b"</head>", script.encode() + b"</head>", 1)
 
 
 def compiled_catalogs() -> list[tuple[str, Path | bytes]]:
@@ -375,6 +399,7 @@ def collect(out: Path) -> dict[str, bytes]:
     if "index.html" not in files:
         sys.exit("build.py: web/index.html is missing")
     files["index.html"] = with_module_preloads(files["index.html"], pyscript_start_modules(files))
+    files["index.html"] = with_start_words(files["index.html"])
 
     config = {
         "interpreter": "./pyodide/pyodide.mjs",

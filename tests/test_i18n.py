@@ -229,3 +229,19 @@ def test_no_page_module_rebinds_the_translation_function() -> None:
             if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
                 bound.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not bound, bound
+
+
+def test_the_loading_screen_has_its_words_in_every_language() -> None:
+    """start.js shows these before Python runs: build.py writes them into index.html from the catalogs."""
+    index = build.with_start_words(b"<html><head></head><body></body></html>").decode()
+    words = build.start_words()
+    assert set(words) == set(i18n.LANGUAGES)
+    assert (
+        words["de"]["starting"] == "Die Spiel-Engine startet…"
+        and words["en"]["starting"] == "Starting the rules engine…"
+    )
+    assert 'id="stones-words"' in index and "Die Spiel-Engine startet" in index
+    start = (WEB / "index.html").read_text() + (WEB / "start.js").read_text()
+    from ui.home import START_WORDS
+
+    assert all(f'data-words="{key}"' in start or f"startWords.{key}" in start for key in START_WORDS)

@@ -9,8 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from .catalogue import game_summary, game_title, games
-from .i18n import LANGUAGES, _, ngettext
+from .i18n import LANGUAGES, N_, _, ngettext
 from .markup import esc
+
+START_WORDS = {  # the loading screen's words, shown by start.js before Python runs (build.py puts them in the page)
+    "starting": N_("Starting the rules engine…"),
+    "offline": N_("Python runs inside your browser; after the first visit it works offline."),
+    "failed": N_("The rules engine could not start. Reload the page to try again."),
+}
 
 
 def home(saved: dict[str, Any] | None = None) -> str:
