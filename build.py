@@ -223,7 +223,9 @@ def start_words() -> dict[str, dict[str, str]]:
 
     words = {}
     for po in sorted(LOCALE.glob("*/LC_MESSAGES/stones.po")):
-        translated = {msgid: strings[0] for _c, msgid, _p, strings, fuzzy in read_po(po.read_text("utf-8")) if not fuzzy}
+        translated = {
+            msgid: strings[0] for _c, msgid, _p, strings, fuzzy in read_po(po.read_text("utf-8")) if not fuzzy
+        }
         words[po.parts[-3]] = {key: translated.get(text) or text for key, text in START_WORDS.items()}
     return words
 

@@ -211,7 +211,7 @@ class ScanReading:
         seed = random.randrange(1, 1_000_000) if seed is None else seed
         state = get_game(self.game).from_position(self.position(to_move), seed=seed)
         if state.is_over():
-            raise PositionError("this position is already decided: " + state.outcome().describe())
+            raise PositionError("this position is already decided: " + state.outcome().describe(), rule="decided")
         session = Session(state)
         session.advance_chance()
         return session

@@ -111,6 +111,7 @@ RULE_WORDS: dict[str, str] = {  # an error's rule → the reason in a player's w
     "seed": N_("The seed is a whole number."),
     "record": N_("The file is not a game record of this app, or it does not replay."),
     "position": N_("The position is not one this game can have."),
+    "decided": N_("This position is already decided: the game is over."),
 }
 
 
