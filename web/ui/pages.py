@@ -14,7 +14,7 @@ from boards import board_for, esc
 from engine import CHANCE, OptionError, get_game
 
 from .catalogue import game_summary, game_title
-from .i18n import N_, _
+from .i18n import DEFAULT, N_, _, language
 from .options import option_choice, option_help, option_label
 from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
 from .words import capitalised, ending, name_of
@@ -398,7 +398,8 @@ def hint_box(session: Session, ai_state: str = "ready") -> str:
         how = _("expected margin {margin} points").format(margin=margin)
     else:
         how = ""
-    how = how or hint.get("text", "")
+    if not how and language() == DEFAULT:  # the engine's own note is English: other languages show the move alone
+        how = hint.get("text", "")
     return (
         f'<p class="hint-found" data-hint="{esc(hint["move"])}"><strong>{esc(_("Hint:"))}</strong> {esc(_("play"))} '
         f'<b class="hint-move">{esc(hint["move"])}</b>{f" — {esc(how)}" if how else ""}</p>'
