@@ -26,7 +26,7 @@ from engine import IllegalMoveError
 from engine.games import morris as M
 
 from ui.i18n import N_, _, ngettext
-from ui.words import ending
+from ui.words import colour_word, ending
 
 from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, StoneLook, focus_circle, gold, grain, hit_circle, last_ring, linear, location, radial, stone
@@ -334,7 +334,7 @@ class MorrisBoard(Board):
             lost_icons = "".join(man_icon(side, faded=True) for _man in range(lost))
             side_name = _(SIDE_WORDS[side])
             turn_tag = f"<span class=turn-tag>{esc(_('to move'))}</span>" if to_move else ""
-            in_hand_label = _("{side}: {count} in hand").format(side=side_name, count=hand)
+            in_hand_label = _("{side}: {count} in hand").format(side=colour_word(side), count=hand)
             rows.append(
                 f'<div class="morris-side{" to-move" if to_move else ""}" data-side="{side}" data-phase="{phase}">'
                 f'<p class="who"><span class="dot dot-{side}"></span><strong>{esc(side_name)}</strong>'

@@ -333,7 +333,9 @@ class RingsBoard(Board):
             if c >= FULL_CIRCLES:
                 circles.append(_("{circle} (edge)").format(circle=circle))
             elif circle in holders:
-                circles.append(_("{circle} (held by {player})").format(circle=circle, player=name_of(holders[circle])))
+                circles.append(
+                    _("{circle} (held by {player})").format(circle=circle, player=colour_word(holders[circle]))
+                )
             else:
                 circles.append(circle)
         where = _("on circles {circles}").format(circles=_names(circles))
@@ -353,14 +355,14 @@ class RingsBoard(Board):
     ) -> str:
         bits = [_("circle {name}").format(name=name)]
         if name in rings:
-            bits.append(_("a ring of {player}").format(player=name_of(rings[name])))
+            bits.append(_("a {colour} ring").format(colour=colour_word(rings[name])))
         if name in holders:
-            bits.append(_("held by {player}").format(player=name_of(holders[name])))
+            bits.append(_("held by {player}").format(player=colour_word(holders[name])))
         if can:
             words = ngettext(
-                "convert it: turns {count} stone to {player}", "convert it: turns {count} stones to {player}", flip
+                "convert it: turns {count} stone {colour}", "convert it: turns {count} stones {colour}", flip
             )
-            bits.append(words.format(count=flip, player=name_of(me)))
+            bits.append(words.format(count=flip, colour=colour_word(me)))
         else:
             bits.append(_("cannot be converted now"))
         return ", ".join(bits)
@@ -488,7 +490,7 @@ class RingsBoard(Board):
                     "You may convert {count} circle (the numbered centres: stones that turn {player}); A converts all.",
                     "You may convert {count} circles (the numbered centres: stones that turn {player}); A converts all.",
                     len(ready),
-                ).format(count=f"<strong>{len(ready)}</strong>", player=esc(name_of(me)))
+                ).format(count=f"<strong>{len(ready)}</strong>", player=esc(colour_word(me)))
             else:
                 todo = esc(_("Nothing more to convert."))
             end = _("Then {end_turn} (E).").format(end_turn=f"<strong>{esc(_('End turn'))}</strong>")
@@ -503,7 +505,7 @@ class RingsBoard(Board):
             ring_count = sum(1 for v in rings.values() if v == p)
             rows.append(
                 f'<tr class="{"to-move" if p == me and not over else ""}" data-player-row="{esc(p)}">'
-                f'<th scope="row">{stone_icon(p)} {esc(name_of(p))}</th>'
+                f'<th scope="row">{stone_icon(p)} {esc(colour_word(p))}</th>'
                 f'<td><b data-held-count="{esc(p)}">{scores[p]}</b>{change}</td>'
                 f"<td>{ring_count}</td><td>{on_board[p]}</td></tr>"
             )
@@ -518,7 +520,7 @@ class RingsBoard(Board):
         last = state.peek() if state.ply else None
         last_text = ""
         if isinstance(last, Turn):
-            player = name_of(state.players[(state.players.index(me) - 1) % len(state.players)])
+            player = colour_word(state.players[(state.players.index(me) - 1) % len(state.players)])
             if last.point is None:
                 head = _("{player} passed").format(player=player)
             else:

@@ -30,7 +30,7 @@ from typing import Any
 from engine.games.triple_domino import CORNER_NUMBERS, GAME, Deal, Lay, parse_tile, position_name, tile_name
 
 from ui.i18n import N_, _, ngettext
-from ui.words import ending, name_of
+from ui.words import colour_word, ending
 
 from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, focus_polygon, hit_polygon, location
@@ -130,7 +130,7 @@ def _laid_tiles(laid: list[dict[str, Any]], last_at: str | None, last_by: str | 
         label = _("{at}: tile {tile}, corners {a}, {b}, {c} clockwise from the point").format(
             at=tile["at"], tile=tile["tile"], a=numbers[0], b=numbers[1], c=numbers[2]
         )
-        label += ", " + _("laid last by {player}").format(player=name_of(last_by)) if is_last and last_by else ""
+        label += ", " + _("laid last by {player}").format(player=colour_word(last_by)) if is_last and last_by else ""
         tiles.append(
             f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
             f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>'
@@ -481,7 +481,7 @@ class TripleDominoBoard(Board):
             draws_left = max(0, state.options.solitaire_draw_limit - state.solitaire_draws)
             round_line += " · " + _("draws left {count}").format(count=draws_left)
         info = [f'<p class="td-round">{round_line}</p>']
-        who = f"<strong>{esc(name_of(me))}</strong>"
+        who = f"<strong>{esc(colour_word(me))}</strong>"
         if over:
             outcome = state.outcome()
             result = ending(outcome) if outcome else ""
@@ -553,19 +553,19 @@ class TripleDominoBoard(Board):
             if live or len(ui.get("td_humans", [])) == 1:
                 title = _("Your hand")
             else:
-                title = _("{player}'s hand").format(player=name_of(shown))
+                title = _("{player}'s hand").format(player=colour_word(shown))
             count = ngettext("{count} tile, worth {value}", "{count} tiles, worth {value}", len(hand)).format(
                 count=len(hand), value=value
             )
             nothing = f"<em>{esc(_('empty'))}</em>"
             hand_html = (
-                f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(name_of(shown))}): '
+                f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(colour_word(shown))}): '
                 f"{esc(count)}</p>"
                 f'<div class="td-tiles">{"".join(buttons) or nothing}</div></div>'
             )
         elif over:
             rows = "".join(
-                f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(name_of(p))}: '
+                f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(colour_word(p))}: '
                 f"{esc(', '.join(position['hands'][p]) or _('no tiles'))}</p>"
                 for p in players
             )
@@ -594,7 +594,7 @@ class TripleDominoBoard(Board):
                 + "</div>"
             )
         others = [
-            f'<li><span class="dot dot-{esc(p)}"></span> {esc(name_of(p))}: '
+            f'<li><span class="dot dot-{esc(p)}"></span> {esc(colour_word(p))}: '
             f"{esc(ngettext('{count} tile', '{count} tiles', len(position['hands'][p])).format(count=len(position['hands'][p])))}</li>"
             for p in players
             if p != shown
@@ -615,7 +615,7 @@ class TripleDominoBoard(Board):
         if last_items:
             text = ", ".join(
                 f'<span class="item{" bonus" if not i["reason"].startswith("tile") else ""}'
-                f'{" penalty" if i["points"] < 0 else ""}">{esc(name_of(i["player"]))} {i["points"]:+d} '
+                f'{" penalty" if i["points"] < 0 else ""}">{esc(colour_word(i["player"]))} {i["points"]:+d} '
                 f"{esc(reason_words(i['reason']))}</span>"
                 for i in last_items
             )
@@ -623,7 +623,7 @@ class TripleDominoBoard(Board):
         log = [i for i in state.score_items if i["round"] == position["round"]][-7:]
         recent = "".join(
             f'<li class="{"penalty" if i["points"] < 0 else ""}"><span class="dot dot-{esc(i["player"])}"></span>'
-            f"{esc(name_of(i['player']))} <b>{i['points']:+d}</b> {esc(reason_words(i['reason']))}</li>"
+            f"{esc(colour_word(i['player']))} <b>{i['points']:+d}</b> {esc(reason_words(i['reason']))}</li>"
             for i in reversed(log)
         )
         recent_html = (
@@ -634,7 +634,9 @@ class TripleDominoBoard(Board):
         rounds: dict[int, dict[str, int]] = {}
         for i in state.score_items:
             rounds.setdefault(i["round"], {p: 0 for p in players})[i["player"]] += i["points"]
-        head = "".join(f'<th scope="col"><span class="dot dot-{esc(p)}"></span>{esc(name_of(p))}</th>' for p in players)
+        head = "".join(
+            f'<th scope="col"><span class="dot dot-{esc(p)}"></span>{esc(colour_word(p))}</th>' for p in players
+        )
         body = "".join(
             f'<tr><th scope="row">{esc(_("earlier")) if r == 0 else r}</th>'
             + "".join(f'<td data-round="{r}" data-player="{esc(p)}">{v[p]}</td>' for p in players)

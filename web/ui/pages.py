@@ -17,7 +17,7 @@ from .catalogue import game_summary, game_title
 from .i18n import DEFAULT, N_, _, language
 from .options import option_choice, option_help, option_label
 from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
-from .words import capitalised, ending, name_of
+from .words import capitalised, colour_word, ending, name_of
 
 PLAYERS_OPTION = "players"  # a game's player count: asked with the seats, not among the rule switches
 CHANCE_PROBE_PLIES = 12  # a seeded random opening this long shows whether a game (so set up) has chance
@@ -338,7 +338,7 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
             '<p class="clocks">'
             + " ".join(
                 f'<span class="clock{" running" if p == shown.current_player and outcome is None and not past else ""}" '
-                f'data-clock="{esc(p)}">{esc(name_of(p))} {fmt_clock(t)}</span>'
+                f'data-clock="{esc(p)}">{esc(colour_word(p))} {fmt_clock(t)}</span>'
                 for p, t in clock_now.items()
             )
             + "</p>"
