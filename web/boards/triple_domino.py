@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.games.triple_domino import CORNER_NUMBERS, GAME, Deal, Lay, parse_tile, position_name, tile_name
 
-from ui.i18n import N_, _, ngettext
+from ui.i18n import DEFAULT, N_, _, language, ngettext
 from ui.words import colour_word, ending
 
 from . import Board, Drawing, RulesSection, esc, rules_html
@@ -483,8 +483,8 @@ class TripleDominoBoard(Board):
         info = [f'<p class="td-round">{round_line}</p>']
         who = f"<strong>{esc(colour_word(me))}</strong>"
         if over:
-            outcome = state.outcome()
-            result = ending(outcome) if outcome else ""
+            outcome = state.outcome()  # the engine's own account (its round and totals) is English
+            result = position["result"] or "" if language() == DEFAULT else ending(outcome) if outcome else ""
             info.append(f'<p class="td-step"><strong>{esc(_("Game over."))}</strong> {esc(result)}</p>')
         elif live:
             if state.start_tile is not None:
