@@ -10,7 +10,9 @@ server: the generated service worker precaches every built file):
 - the Pyodide runtime files PyScript needs (from the pinned npm `pyodide`),
 - PyScript's own modules and core.css (from the pinned npm `@pyscript/core`),
 - `engine.zip` (the rules engine, .py files only) and `ui.zip` (the page's
-  Python modules plus `ui/catalogue.json`, the home screen's list of games),
+  Python modules plus `ui/catalogue.json`, the home screen's list of games,
+  and `locale/<lang>/LC_MESSAGES/stones.mo`, each language's words compiled
+  here from `web/locale/<lang>/LC_MESSAGES/stones.po`),
   unpacked into Pyodide's file system via `pyscript.json`; the computer
   players' Web Worker (`ai-worker.js`) unpacks the same two zips,
 - `web/` page files, `pyscript.json` naming the LOCAL interpreter,
@@ -23,6 +25,7 @@ or holds other versions than the pins in package.json.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import io
 import json
@@ -37,11 +40,13 @@ import zipfile
 import zlib
 from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 NODE_MODULES = ROOT / "node_modules"
 WEB = ROOT / "web"
 ENGINE = ROOT / "engine"
+LOCALE = WEB / "locale"
 
 # What Pyodide fetches at start-up (pyodide-lock.json even with no packages).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -104,14 +109,141 @@ def make_zip(files: list[tuple[str, Path | bytes]]) -> bytes:
     return buffer.getvalue()
 
 
-def game_catalogue() -> bytes:
-    """ui/catalogue.json: the home screen's list of games, so the page imports no game module to start."""
+def page_modules_importable() -> None:
+    """The page's modules (web/) and the engine importable here, as the browser imports them."""
     for path in (str(WEB), str(ROOT)):
         if path not in sys.path:
             sys.path.insert(0, path)
+
+
+def game_catalogue() -> bytes:
+    """ui/catalogue.json: the home screen's list of games, so the page imports no game module to start."""
+    page_modules_importable()
     from ui.catalogue import catalogue_json  # the engine itself describes the games, in this build
 
     return catalogue_json().encode()
+
+
+# ----- message catalogs: .po (the translators' text) compiled to .mo (what gettext reads) ------
+PoEntry = tuple[str | None, str, str | None, list[str], bool]  # context, id, plural id, strings, fuzzy
+
+
+MESSAGE_FUNCTIONS = {"_": 1, "N_": 1, "ngettext": 2}  # the marks (web/ui/i18n.py) and how many strings each takes
+
+
+def extract_messages(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Any:
+    """pybabel's extractor for the page's Python (named in web/locale/babel.cfg): reads the syntax tree, so it
+    finds the marks inside f-strings too (pybabel's own reads tokens, and an f-string is one token to it)."""
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        count = MESSAGE_FUNCTIONS.get(node.func.id)
+        strings = [a.value for a in node.args[:count] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if count and len(strings) == count:
+            yield node.lineno, node.func.id, strings[0] if count == 1 else tuple(strings), []
+
+
+def read_po(text: str) -> list[PoEntry]:
+    """The entries of a .po file (the header is the one with an empty msgid); obsolete `#~` ones left out."""
+    entries: list[PoEntry] = []
+    fields: dict[str, str] = {}
+    fuzzy = False
+    last = ""
+
+    def finish() -> None:
+        nonlocal fields, fuzzy
+        if "msgid" in fields:
+            plurals = sorted((k for k in fields if k.startswith("msgstr[")), key=lambda k: int(k[7:-1]))
+            strings = [fields[k] for k in plurals] if plurals else [fields.get("msgstr", "")]
+            entries.append((fields.get("msgctxt"), fields["msgid"], fields.get("msgid_plural"), strings, fuzzy))
+        fields, fuzzy = {}, False
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                finish()
+                fuzzy = True
+            elif not line and fields:
+                finish()
+            continue
+        if line.startswith('"'):
+            if not last:
+                raise ValueError(f"line {number}: a string with no keyword before it")
+            fields[last] += ast.literal_eval(line)
+            continue
+        keyword, _, value = line.partition(" ")
+        if keyword in ("msgctxt", "msgid") and ("msgstr" in fields or any(k.startswith("msgstr[") for k in fields)):
+            finish()
+        if not value.startswith('"'):
+            raise ValueError(f"line {number}: {keyword} needs a quoted string")
+        fields[keyword] = ast.literal_eval(value)
+        last = keyword
+    finish()
+    return entries
+
+
+def mo_bytes(entries: list[PoEntry]) -> bytes:
+    """A GNU .mo file of the translated, not fuzzy entries (and the header, which names the plural rule)."""
+    messages: dict[bytes, bytes] = {}
+    for context, msgid, plural, strings, fuzzy in entries:
+        if fuzzy and msgid or not all(strings):
+            continue
+        key = msgid if plural is None else f"{msgid}\0{plural}"
+        if context is not None:
+            key = f"{context}\x04{key}"
+        messages[key.encode()] = "\0".join(strings).encode()
+    keys = sorted(messages)
+    header_size = 7 * 4
+    ids_at, strs_at = header_size, header_size + 8 * len(keys)
+    data_at = strs_at + 8 * len(keys)
+    ids_table: list[int] = []
+    strs_table: list[int] = []
+    data = b""
+    for original in keys:
+        ids_table += [len(original), data_at + len(data)]
+        data += original + b"\0"
+    for original in keys:
+        value = messages[original]
+        strs_table += [len(value), data_at + len(data)]
+        data += value + b"\0"
+    header = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)
+    return (
+        header
+        + struct.pack(f"<{len(ids_table)}I", *ids_table)
+        + struct.pack(f"<{len(strs_table)}I", *strs_table)
+        + data
+    )
+
+
+def start_words() -> dict[str, dict[str, str]]:
+    """The loading screen's words in every language, from the catalogs (start.js shows them before Python runs)."""
+    page_modules_importable()
+    from ui.home import START_WORDS
+
+    words = {}
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/stones.po")):
+        translated = {
+            msgid: strings[0] for _c, msgid, _p, strings, fuzzy in read_po(po.read_text("utf-8")) if not fuzzy
+        }
+        words[po.parts[-3]] = {key: translated.get(text) or text for key, text in START_WORDS.items()}
+    return words
+
+
+def with_start_words(index: bytes) -> bytes:
+    """index.html with the loading screen's words of every language, as JSON for start.js."""
+    data = json.dumps(start_words(), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    script = f'  <script type="application/json" id="stones-words">{data}</script>\n'
+    return index.replace(b"</head>", script.encode() + b"</head>", 1)
+
+
+def compiled_catalogs() -> list[tuple[str, Path | bytes]]:
+    """Every language's .mo, named as gettext looks for it under `locale/`."""
+    return [
+        (f"locale/{po.relative_to(LOCALE).with_suffix('.mo').as_posix()}", mo_bytes(read_po(po.read_text("utf-8"))))
+        for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
+    ]
 
 
 # ----- icons: a wooden octagon with stones, drawn pixel by pixel -------------------
@@ -260,7 +392,8 @@ def collect(out: Path) -> dict[str, bytes]:
     files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
     ui_sources = python_sources(WEB, exclude={"main.py"})
     files["ui.zip"] = make_zip(
-        [(p.relative_to(WEB).as_posix(), p) for p in ui_sources] + [("ui/catalogue.json", game_catalogue())]
+        [(p.relative_to(WEB).as_posix(), p) for p in ui_sources]
+        + [("ui/catalogue.json", game_catalogue()), *compiled_catalogs()]
     )
 
     for path in sorted(WEB.iterdir()):
@@ -269,6 +402,7 @@ def collect(out: Path) -> dict[str, bytes]:
     if "index.html" not in files:
         sys.exit("build.py: web/index.html is missing")
     files["index.html"] = with_module_preloads(files["index.html"], pyscript_start_modules(files))
+    files["index.html"] = with_start_words(files["index.html"])
 
     config = {
         "interpreter": "./pyodide/pyodide.mjs",

@@ -106,6 +106,12 @@ def base_url(live_server: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """Pages ask for English unless a test says otherwise (the app follows the browser's languages)."""
+    return {**browser_context_args, "locale": "en-US"}
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 

@@ -96,7 +96,8 @@ def test_morris_whole_game_by_clicks_ends_with_the_engines_score(page, context, 
     assert shown == engine["scores"] == state.scores()
     assert page.eval_on_selector_all("#board .mill", "els => els.length") == len(engine["items"])
     assert "Game over" in page.text_content("#status")
-    assert state.outcome().describe().split(";")[0] in page.text_content("#panel")
+    why = page.text_content("#status .turn.over").split("Game over. ", 1)[1]
+    assert why and why in page.text_content("#panel")  # the panel says why in the status bar's words
     assert not console_errors
 
 

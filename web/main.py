@@ -5,6 +5,9 @@ built catalogue with no engine, board, scan or computer-player module imported; 
 (`controllers.page.Page`: every screen and action) is imported when the browser is next
 idle, or at the first event if a person is quicker. A saved game opens on its board, so
 then the page is imported first. The game in progress is saved after every move.
+
+The language is the one picked before (kept in the browser), else the first of the
+browser's languages the app speaks; the header's picker changes it on any screen.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
-from controllers.store import GameStore
-from ui.home import home
+from controllers.store import GameStore, LanguageStore
+from ui import i18n
+from ui.home import brand_label, home, language_picker
 
 if TYPE_CHECKING:
     from controllers.page import Page
@@ -47,6 +51,29 @@ def if_page_loaded(handler: str) -> Any:
     return create_proxy(lambda *_: getattr(_page, handler)() if _page is not None else None)
 
 
+def speak(language: str) -> None:
+    """Use `language`: the catalog, `<html lang>` and the header's own words."""
+    document.documentElement.lang = i18n.use(language)
+    document.querySelector(".brand").setAttribute("aria-label", brand_label())
+    document.getElementById("language-picker").innerHTML = language_picker(i18n.language())
+
+
+def on_language(event: Any) -> None:
+    """The header's picker: the new language is kept and the screen on show is drawn again in it."""
+    if event.target.id != "language":
+        return
+    languages.remember(event.target.value)
+    speak(event.target.value)
+    if _page is None:
+        document.getElementById("app").innerHTML = home(None)
+    else:
+        _page.redraw()
+    document.getElementById("language").focus()
+
+
+languages = LanguageStore(window.localStorage)
+browser_languages = list(window.navigator.languages or [window.navigator.language or ""])
+speak(languages.picked() or i18n.choose(browser_languages))
 window.stonesAIMoves = to_js([])  # the computer's moves as drawn (bench/web.py reads them)
 _listeners = [
     forwarded("on_click"),
@@ -55,6 +82,7 @@ _listeners = [
     forwarded("on_key"),
     if_page_loaded("tick"),
     if_page_loaded("refresh_ai"),
+    create_proxy(on_language),
 ]
 document.addEventListener("click", _listeners[0])
 document.addEventListener("submit", _listeners[1])
@@ -62,6 +90,7 @@ document.addEventListener("change", _listeners[2])
 document.addEventListener("keydown", _listeners[3])
 window.setInterval(_listeners[4], 500)
 window.addEventListener("stones:ai", _listeners[5])  # the worker started, or failed
+document.addEventListener("change", _listeners[6])
 
 if GameStore(window.localStorage).has_game():
     page().restore_saved()

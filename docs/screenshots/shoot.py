@@ -1,10 +1,13 @@
 """Phone screenshots of every game, as a player sees them (the viewport, not the whole page).
 
     python docs/screenshots/shoot.py before|after [--desktop]
+    python docs/screenshots/shoot.py languages
 
 Each game is a seeded position a few moves in, every seat a person, opened the
 way a reload opens a saved game; the shot is what a 390×844 touch screen shows
-then. PNGs are quantised to a small palette so the set stays a few hundred kB.
+then. `languages` shoots the home screen and morris in each of the page's
+languages (languages/<lang>-home.png, languages/<lang>-morris.png). PNGs are
+quantised to a small palette so the set stays a few hundred kB.
 """
 
 from __future__ import annotations
@@ -95,9 +98,36 @@ def shoot(playwright, base: str, label: str, device: dict, suffix: str) -> None:
         browser.close()
 
 
+def shoot_languages(playwright, base: str) -> None:
+    """The home screen and a morris game in each language the page speaks (picked as the header's menu keeps it)."""
+    from ui.i18n import LANGUAGES
+
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        for language in LANGUAGES:
+            context = browser.new_context(**PHONE)
+            page = context.new_page()
+            page.goto(base + "/")
+            page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
+            page.evaluate("code => localStorage.setItem('stones/language', code)", language)
+            for name, game in (("home", None), ("morris", saved_game("morris"))):
+                if game is not None:
+                    page.evaluate("text => localStorage.setItem('stones/current-game', text)", game)
+                page.reload()
+                page.wait_for_selector("#board svg" if game else "#home-title", timeout=60_000)
+                page.wait_for_timeout(1200)  # animations settle
+                out = HERE / "languages" / f"{language}-{name}.png"
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(indexed_png(page.screenshot()))
+                print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} kB")
+            context.close()
+    finally:
+        browser.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("label", choices=("before", "after"), help="the folder the shots go to")
+    parser.add_argument("label", choices=("before", "after", "languages"), help="the folder the shots go to")
     parser.add_argument("--desktop", action="store_true", help="also 1280×800 desktop shots (…-desktop.png)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -106,6 +136,9 @@ def main() -> None:
 
     ensure_built()
     with sync_playwright() as playwright, serving(create_app(DIST)) as base:
+        if args.label == "languages":
+            shoot_languages(playwright, base)
+            return
         shoot(playwright, base, args.label, PHONE, "")
         if args.desktop:
             shoot(playwright, base, args.label, DESKTOP, "-desktop")

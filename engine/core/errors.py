@@ -1,7 +1,8 @@
 """The engine's error types: every refusal is one of these, never a bare exception.
 
 Each carries a one-line message meant for a person, so the CLI, the web page and
-the vision companion can show it as it is.
+the vision companion can show it as it is, and a `rule`: a short code a program reads
+(the web page says the reason in its own words, in the player's language, by the code).
 """
 
 from __future__ import annotations
@@ -23,11 +24,20 @@ class IllegalMoveError(StonesError, ValueError):
 
 
 class OptionError(StonesError, ValueError):
-    """A rule option that does not exist or has a value outside its range."""
+    """A rule option that does not exist or has a value outside its range; `rule` names what is wrong
+    ("option", "option type", "choice", "minimum", "maximum", or a game's own check)."""
+
+    def __init__(self, message: str, rule: str = "option") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class PositionError(StonesError, ValueError):
     """A position JSON that is malformed: a field missing, of the wrong type or naming what is not there."""
+
+    def __init__(self, message: str, rule: str = "position") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class UnreachablePositionError(PositionError):
@@ -35,12 +45,15 @@ class UnreachablePositionError(PositionError):
     two winners at once, ...); `rule` names the rule it breaks, as `IllegalMoveError.rule` does."""
 
     def __init__(self, message: str, rule: str) -> None:
-        super().__init__(message)
-        self.rule = rule
+        super().__init__(message, rule)
 
 
 class RecordError(StonesError, ValueError):
     """A game record that is corrupt, of another format, or does not replay."""
+
+    def __init__(self, message: str, rule: str = "record") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 _QUOTED = reprlib.Repr()

@@ -114,12 +114,12 @@ def _convert_text(name: str, f: dataclasses.Field, text: str) -> Any:
             return True
         if lowered in ("0", "false", "no", "off"):
             return False
-        raise OptionError(f"option {name} takes true or false, not {shown(text)}")
+        raise OptionError(f"option {name} takes true or false, not {shown(text)}", rule="option type")
     if kind is int:
         try:
             return int(text)
         except ValueError:
-            raise OptionError(f"option {name} takes a whole number, not {shown(text)}") from None
+            raise OptionError(f"option {name} takes a whole number, not {shown(text)}", rule="option type") from None
     return text
 
 
@@ -134,13 +134,13 @@ def _check_value(game_id: str, f: dataclasses.Field, value: Any) -> None:
     else:
         ok = isinstance(value, kind)
     if not ok:
-        raise OptionError(f"{game_id} option {f.name} takes a {_type_name(f)}, not {shown(value)}")
+        raise OptionError(f"{game_id} option {f.name} takes a {_type_name(f)}, not {shown(value)}", rule="option type")
     choices = meta.get("choices")
     if choices and value not in choices:
         allowed = ", ".join(str(c) for c in choices)
-        raise OptionError(f"{game_id} option {f.name} must be one of {allowed}, not {shown(value)}")
+        raise OptionError(f"{game_id} option {f.name} must be one of {allowed}, not {shown(value)}", rule="choice")
     lo, hi = meta.get("minimum"), meta.get("maximum")
     if lo is not None and value < lo:
-        raise OptionError(f"{game_id} option {f.name} must be at least {lo}, not {value}")
+        raise OptionError(f"{game_id} option {f.name} must be at least {lo}, not {value}", rule="minimum")
     if hi is not None and value > hi:
-        raise OptionError(f"{game_id} option {f.name} must be at most {hi}, not {value}")
+        raise OptionError(f"{game_id} option {f.name} must be at most {hi}, not {value}", rule="maximum")

@@ -212,11 +212,15 @@ class RingsOptions(RuleOptions):
         chosen = self.colour_list()
         unknown = [c for c in chosen if c not in PALETTE]
         if unknown:
-            raise OptionError(f"rings: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})")
+            raise OptionError(f"rings: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})", rule="colour")
         if len(set(chosen)) != len(chosen):
-            raise OptionError("rings: each player needs a colour of their own (a colour is listed twice)")
+            raise OptionError(
+                "rings: each player needs a colour of their own (a colour is listed twice)", rule="colour"
+            )
         if len(chosen) != self.players:
-            raise OptionError(f"rings: colours lists {len(chosen)} colours for {self.players} players")
+            raise OptionError(
+                f"rings: colours lists {len(chosen)} colours for {self.players} players", rule="colour count"
+            )
 
     def colour_list(self) -> tuple[str, ...]:
         """The players' colours in turn order."""

@@ -192,14 +192,17 @@ class SageStonesOptions(RuleOptions):
         colours = self.seat_colours
         unknown = [c for c in colours if c not in PALETTE]
         if unknown:
-            raise OptionError(f"sage-stones: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})")
+            raise OptionError(
+                f"sage-stones: {shown(unknown[0])} is not a stone colour ({', '.join(PALETTE)})", rule="colour"
+            )
         if len(set(colours)) != len(colours):
-            raise OptionError("sage-stones: each seat needs its own colour (colours repeats one)")
+            raise OptionError("sage-stones: each seat needs its own colour (colours repeats one)", rule="colour")
         if len(colours) != self.seat_count:
             raise OptionError(
                 f"sage-stones: {self.players} players"
                 f"{' with two colours each' if self.seat_count != self.players else ''} need {self.seat_count}"
-                f" seat colours, colours gives {len(colours)}"
+                f" seat colours, colours gives {len(colours)}",
+                rule="colour count",
             )
 
 

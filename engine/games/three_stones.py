@@ -122,7 +122,10 @@ class ThreeStonesOptions(RuleOptions):
         if (self.clock_white_minutes == 0) != (self.clock_black_minutes == 0):
             from ..core import OptionError
 
-            raise OptionError("three-stones: give both sides a clock or neither (a time handicap is a longer clock)")
+            raise OptionError(
+                "three-stones: give both sides a clock or neither (a time handicap is a longer clock)",
+                rule="clock pair",
+            )
 
 
 @dataclasses.dataclass(frozen=True)

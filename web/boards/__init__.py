@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from engine.games import GAME_MODULES
+from ui.i18n import _
 
 
 @dataclasses.dataclass
@@ -70,7 +71,7 @@ class Board:
     # ----- words for the status bar and the move list -------------------------------------
     def tally(self, state: Any) -> tuple[dict[str, int], str]:
         """The numbers the status bar shows per player, and what they count (the engine's scores)."""
-        return state.scores(), "points"
+        return state.scores(), _("points")
 
     def status_note(self, state: Any, past: bool = False) -> str:
         """HTML for the status bar: what was just rolled or drawn, where the game has chance."""
@@ -108,6 +109,18 @@ class Board:
     def reset(self, ui: dict[str, Any]) -> None:
         """Forget per-turn selections (after a move, an undo, a new position)."""
         ui.pop("selected", None)
+
+
+RulesSection = tuple[str, tuple[str, ...]]  # a heading and its bullets, marked for the catalog (N_)
+
+
+def rules_html(diagram: str, sections: tuple[RulesSection, ...]) -> str:
+    """A rules panel in the language in use: the diagram, then each heading and its bullets (one catalog
+    message each, so a translation follows the English paragraph by paragraph; small <b> marks stay)."""
+    parts = [diagram]
+    for heading, bullets in sections:
+        parts.append(f"<h4>{esc(_(heading))}</h4><ul>{''.join(f'<li>{_(item)}</li>' for item in bullets)}</ul>")
+    return "".join(parts)
 
 
 def board_for(game: Any) -> Board:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ui.i18n import _
+
 from . import Board, Drawing, esc
 
 LIMIT = 400  # a game with more legal moves than this shows the first ones only
@@ -26,16 +28,16 @@ class GenericBoard(Board):
                 targets[text] = (index, 0)  # arrows step through the list
                 buttons.append(
                     f'<button type="button" class="move-target" data-target="{esc(text)}" tabindex="-1" '
-                    f'aria-label="play {esc(text)}">{esc(text)}</button>'
+                    f'aria-label="{esc(_("play {move}").format(move=text))}">{esc(text)}</button>'
                 )
         moves = (
-            f'<div class="generic-moves" role="group" aria-label="legal moves">{"".join(buttons)}</div>'
+            f'<div class="generic-moves" role="group" aria-label="{esc(_("legal moves"))}">{"".join(buttons)}</div>'
             if buttons
             else ""
         )
         markup = (
-            f'<div class="generic-board"><p class="note">This game has no drawn board yet: '
-            f"the engine's text view and its legal moves.</p>"
-            f'<pre class="text-board" aria-label="board as text">{esc(state.render())}</pre>{moves}</div>'
+            f'<div class="generic-board"><p class="note">'
+            f"{esc(_('This game has no drawn board yet: the engine’s text view and its legal moves.'))}</p>"
+            f'<pre class="text-board" aria-label="{esc(_("board as text"))}">{esc(state.render())}</pre>{moves}</div>'
         )
         return Drawing(markup, targets)

@@ -25,7 +25,10 @@ from typing import Any
 from engine import IllegalMoveError
 from engine.games import morris as M
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _, ngettext
+from ui.words import colour_word, ending
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, StoneLook, focus_circle, gold, grain, hit_circle, last_ring, linear, location, radial, stone
 
 NAMES = M.POINT_NAMES
@@ -40,12 +43,18 @@ KEY_CANCEL = ("c", "C", "x", "X")
 LOOK = StoneLook("mo", (1.6, 2.4), shadow="man-shadow", body="man-body", group="man man-{colour}{extra}", groove=0.62)
 
 
+MAN_WORDS = {"white": N_("white man"), "black": N_("black man")}
+PLACE_WORDS = {"white": N_("place a white man here"), "black": N_("place a black man here")}
+REMOVE_WORDS = {  # {who} removes one of the other side's men
+    "white": N_("{who} removes a black man: pick one of those glowing red."),
+    "black": N_("{who} removes a white man: pick one of those glowing red."),
+}
+PHASE_WORDS = {"placing": N_("placing"), "moving": N_("moving"), "flying": N_("flying")}
+SIDE_WORDS = {"white": N_("White"), "black": N_("Black")}
+
+
 def centre(name: str) -> tuple[float, float]:
     return CENTRES[name]
-
-
-def other(side: str) -> str:
-    return "black" if side == "white" else "white"
 
 
 DEFS = (
@@ -111,13 +120,13 @@ class MorrisBoard(Board):
                 return info
             ui.pop("pending", None)
         if phase == "placing":
-            info.update(stage="place", legal={d for s, d, _ in named if s is None})
+            info.update(stage="place", legal={d for s, d, _removed in named if s is None})
             return info
-        sources = {s for s, _, _ in named}
+        sources = {s for s, _dest, _removed in named}
         selected = ui.get("selected")
         if selected in sources:
             info.update(
-                stage="dest", selected=selected, legal={d for s, d, _ in named if s == selected}, movable=sources
+                stage="dest", selected=selected, legal={d for s, d, _removed in named if s == selected}, movable=sources
             )
             return info
         ui.pop("selected", None)
@@ -227,33 +236,36 @@ class MorrisBoard(Board):
     ) -> str:
         stage = info["stage"]
         mover = info.get("mover")
+        parts = []
         if colour:
-            what = f"{colour} man"
+            parts.append(_(MAN_WORDS.get(colour, colour)))
             if name in mills_at:
-                what += ", in a mill"
+                parts.append(_("in a mill"))
         else:
-            what = "empty"
+            parts.append(_("empty"))
         if name == last_dst and not pending:
-            what += ", the last move went here"
+            parts.append(_("the last move went here"))
         elif name == last_src and not pending:
-            what += ", the last move came from here"
+            parts.append(_("the last move came from here"))
         if stage == "place" and is_legal:
-            what += f", place a {mover} man here"
+            parts.append(_(PLACE_WORDS.get(mover or "", PLACE_WORDS["white"])))
         elif stage == "pick" and is_legal:
-            what += ", yours: select it to move"
+            parts.append(_("yours: select it to move"))
         elif stage == "dest":
             if name == info["selected"]:
-                what += ", selected: pick where it goes, or select it again to let go"
+                parts.append(_("selected: pick where it goes, or select it again to let go"))
             elif is_legal:
-                what += f", move the man from {info['selected']} here"
+                parts.append(_("move the man from {point} here").format(point=info["selected"]))
             elif colour == mover and name in info.get("movable", ()):
-                what += ", yours: select this one instead"
+                parts.append(_("yours: select this one instead"))
         elif stage == "remove":
             if pending and name == pending[1]:
-                what += ", just moved here and closed a mill: pick a man to remove, or this point to take the move back"
+                parts.append(
+                    _("just moved here and closed a mill: pick a man to remove, or this point to take the move back")
+                )
             elif is_legal:
-                what += ", remove this man"
-        return what
+                parts.append(_("remove this man"))
+        return ", ".join(parts)
 
     def click(self, state: Any, target: str, ui: dict[str, Any]) -> str | None:
         info = self._stage(state, ui)
@@ -316,50 +328,61 @@ class MorrisBoard(Board):
             lost = M.PIECES - hand - board
             phase = state.phase(side)
             to_move = not over and side == state.current_player
-            icons = "".join(man_icon(side) for _ in range(hand)) or '<span class="none">all placed</span>'
-            lost_icons = "".join(man_icon(side, faded=True) for _ in range(lost))
+            icons = (
+                "".join(man_icon(side) for _man in range(hand)) or f'<span class="none">{esc(_("all placed"))}</span>'
+            )
+            lost_icons = "".join(man_icon(side, faded=True) for _man in range(lost))
+            side_name = _(SIDE_WORDS[side])
+            turn_tag = f"<span class=turn-tag>{esc(_('to move'))}</span>" if to_move else ""
+            in_hand_label = _("{side}: {count} in hand").format(side=colour_word(side), count=hand)
             rows.append(
                 f'<div class="morris-side{" to-move" if to_move else ""}" data-side="{side}" data-phase="{phase}">'
-                f'<p class="who"><span class="dot dot-{side}"></span><strong>{side.capitalize()}</strong>'
-                f'<span class="phase phase-{phase}">{phase}</span>{"<span class=turn-tag>to move</span>" if to_move else ""}</p>'
-                f'<div class="in-hand" aria-label="{side}: {hand} in hand">{icons}</div>'
-                f'<p class="counts"><span data-in-hand="{side}">{hand}</span> in hand · '
-                f'<span data-on-board="{side}">{board}</span> on the board · '
-                f'<span data-lost="{side}">{lost}</span> lost {lost_icons}</p></div>'
+                f'<p class="who"><span class="dot dot-{side}"></span><strong>{esc(side_name)}</strong>'
+                f'<span class="phase phase-{phase}">{esc(_(PHASE_WORDS.get(phase, phase)))}</span>{turn_tag}</p>'
+                f'<div class="in-hand" aria-label="{esc(in_hand_label)}">{icons}</div>'
+                f'<p class="counts"><span data-in-hand="{side}">{hand}</span> {esc(_("in hand"))} · '
+                f'<span data-on-board="{side}">{board}</span> {esc(_("on the board"))} · '
+                f'<span data-lost="{side}">{lost}</span> {esc(_("lost"))} {lost_icons}</p></div>'
             )
         prompt = self._prompt(state, info, over)
         cancel = ""
         if info["stage"] in ("remove", "dest"):
-            label = "Take the move back" if info["stage"] == "remove" else "Let go of the man"
+            label = _("Take the move back") if info["stage"] == "remove" else _("Let go of the man")
             cancel = (
                 f'<button type="button" class="cancel" data-board-action="cancel" aria-keyshortcuts="C">'
                 f"{label} (C)</button>"
             )
         return (
-            f'<section class="morris-panel" aria-label="men in hand and on the board">{"".join(rows)}'
+            f'<section class="morris-panel" aria-label="{esc(_("men in hand and on the board"))}">{"".join(rows)}'
             f'<div class="prompt stage-{info["stage"]}" aria-live="polite"><p>{prompt}</p>{cancel}</div></section>'
         )
 
     def _prompt(self, state: Any, info: dict[str, Any], over: bool) -> str:
         if over:
             outcome = state.outcome()
-            return f"Game over: {esc(outcome.describe())}." if outcome else "Game over."
+            return f"{esc(_('Game over.'))} {esc(ending(outcome))}" if outcome else esc(_("Game over."))
         stage = info["stage"]
         mover = state.current_player
-        who = f"<strong>{mover.capitalize()}</strong>"
+        who = f"<strong>{esc(_(SIDE_WORDS[mover]))}</strong>"
         if stage == "none":
-            return f"{who} to move."
+            return _("{who} to move.").format(who=who)
         if stage == "place":
             left = state.pieces_in_hand(mover)
-            return f"{who}: place a man on any glowing point ({left} left in hand)."
+            return ngettext(
+                "{who}: place a man on any glowing point ({count} left in hand).",
+                "{who}: place a man on any glowing point ({count} left in hand).",
+                left,
+            ).format(who=who, count=left)
         if stage == "pick":
             if info["phase"] == "flying":
-                return f"{who} is down to three men and may fly: pick a man, then any empty point."
-            return f"{who}: pick a man to move (the ringed ones can move)."
+                return _("{who} is down to three men and may fly: pick a man, then any empty point.").format(who=who)
+            return _("{who}: pick a man to move (the ringed ones can move).").format(who=who)
         if stage == "dest":
-            reach = "any empty point" if info["phase"] == "flying" else "a glowing point next to it"
-            return f"{who}: move the man from <strong>{info['selected']}</strong> to {reach}."
-        return f"<strong>Mill!</strong> {who} removes a {other(mover)} man: pick one of those glowing red."
+            point = f"<strong>{info['selected']}</strong>"
+            if info["phase"] == "flying":
+                return _("{who}: move the man from {point} to any empty point.").format(who=who, point=point)
+            return _("{who}: move the man from {point} to a glowing point next to it.").format(who=who, point=point)
+        return f"<strong>{esc(_('Mill!'))}</strong> " + _(REMOVE_WORDS[mover]).format(who=who)
 
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
         if name == "cancel":
@@ -379,7 +402,7 @@ class MorrisBoard(Board):
         return False
 
     def key_help(self) -> str:
-        return "C takes back a half-made move (a selected man, or a step waiting for its removal)"
+        return _("C takes back a half-made move (a selected man, or a step waiting for its removal)")
 
     def hint_targets(self, state: Any, move: str) -> list[str]:
         """Every point a move names: from, to and the man it removes (`d2-d3xa1`)."""
@@ -391,7 +414,7 @@ class MorrisBoard(Board):
 
     # ----- words ----------------------------------------------------------------------------
     def tally(self, state: Any) -> tuple[dict[str, int], str]:
-        return state.scores(), "men on the board"
+        return state.scores(), _("men on the board")
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
         """ "places a man on d2", "moves d2 → d3", "flies a1 → g7", each with ", closes a mill, takes f4"."""
@@ -399,24 +422,25 @@ class MorrisBoard(Board):
             return str(move)
         target = NAMES[move.target]
         if move.source is None:
-            words = f"places a man on {target}"
+            words = _("places a man on {point}").format(point=target)
+        elif before.phase(before.current_player) == "flying":
+            words = _("flies {source} → {target}").format(source=NAMES[move.source], target=target)
         else:
-            verb = "flies" if before.phase(before.current_player) == "flying" else "moves"
-            words = f"{verb} {NAMES[move.source]} → {target}"
+            words = _("moves {source} → {target}").format(source=NAMES[move.source], target=target)
         if move.take is not None:
-            words += f", closes a mill, takes {NAMES[move.take]}"
+            words += ", " + _("closes a mill, takes {point}").format(point=NAMES[move.take])
         return words
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
 
 def _frame(ply: int, stage: str) -> str:
     """The svg, the wooden board, the column letters and row numbers, and the drawn lines."""
     parts = [
         f'<svg class="board board-morris" viewBox="0 0 {VIEW} {VIEW}" role="group" data-ply="{ply}" '
-        f'data-stage="{stage}" aria-label="morris board: three nested squares, 24 points, '
-        f'columns a to g, rows 1 to 7">',
+        f'data-stage="{stage}" aria-label="'
+        f'{esc(_("morris board: three nested squares, 24 points, columns a to g, rows 1 to 7"))}">',
         DEFS,
         f'<rect x="6" y="6" width="{VIEW - 12}" height="{VIEW - 12}" rx="16" class="wood" '
         f'fill="url(#mo-wood)" filter="url(#mo-grain)"/>',
@@ -486,22 +510,39 @@ def _rules_diagram() -> str:
     men = "".join(f'<circle cx="{x}" cy="8" r="7" class="rd-white"/>' for x in (8, 50, 92))
     men += '<circle cx="36" cy="64" r="7" class="rd-black"/><circle cx="78" cy="50" r="7" class="rd-black"/>'
     return (
-        f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="three white men in a row '
-        f'along a line: a mill, which takes a black man">{squares}{joins}{men}'
-        f'<text x="108" y="14" class="rd-text">a mill:</text><text x="108" y="34" class="rd-text">take one</text>'
-        f'<text x="108" y="54" class="rd-text">black man</text></svg>'
+        f'<svg class="rules-diagram" viewBox="-2 -2 200 104" role="img" aria-label="'
+        f'{esc(_("three white men in a row along a line: a mill, which takes a black man"))}">{squares}{joins}{men}'
+        f'<text x="108" y="14" class="rd-text">{esc(_("a mill:"))}</text>'
+        f'<text x="108" y="34" class="rd-text">{esc(_("take one"))}</text>'
+        f'<text x="108" y="54" class="rd-text">{esc(_("black man"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Leave your opponent with two men, or with no move.</li></ul>"
-    "<h4>Placing</h4><ul><li>Take turns placing your nine men on empty points.</li></ul>"
-    "<h4>Moving</h4><ul><li>Once all are placed, move one man along a line to the next empty point.</li>"
-    "<li>Some rules let a player down to three men fly to any empty point (More options).</li></ul>"
-    "<h4>Mills</h4><ul><li>Three of your men in a row along a line (never diagonally) is a mill: "
-    "take one of your opponent's men at once.</li>"
-    "<li>Only a mill you close now counts; open it and close it again to take again.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Leave your opponent with two men, or with no move."),),
+    ),
+    (
+        N_("Placing"),
+        (N_("Take turns placing your nine men on empty points."),),
+    ),
+    (
+        N_("Moving"),
+        (
+            N_("Once all are placed, move one man along a line to the next empty point."),
+            N_("Some rules let a player down to three men fly to any empty point (More options)."),
+        ),
+    ),
+    (
+        N_("Mills"),
+        (
+            N_(
+                "Three of your men in a row along a line (never diagonally) is a mill: take one of your opponent's men at once."
+            ),
+            N_("Only a mill you close now counts; open it and close it again to take again."),
+        ),
+    ),
 )
 
 

@@ -33,7 +33,10 @@ from engine.games.rings import (
     Turn,
 )
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _, ngettext
+from ui.words import colour_word, name_of
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import (
     Glint,
     Plan,
@@ -62,8 +65,17 @@ VIEW_W, VIEW_H = 2 * (APOTHEM + PAD), 2 * (R_HEX + PAD)
 FIT = Frame(0.0, 0.0, VIEW_W, VIEW_H)
 # 217 points 20 px apart on a phone: a finger's first tap zooms 2.6× there (points 44+ px apart), the next plays
 ZOOM = Zoom("rg_zoom", most=3.5, tap=2.6)
-PLACES = ((0.2, "in the centre"), (0.5, "near the centre"), (0.8, "halfway out"), (2.0, "by the edge"))
-SIDES = ("right", "upper right", "top", "upper left", "left", "lower left", "bottom", "lower right")
+PLACES = ((0.2, N_("in the centre")), (0.5, N_("near the centre")), (0.8, N_("halfway out")), (2.0, N_("by the edge")))
+SIDES = (
+    N_("right"),
+    N_("upper right"),
+    N_("top"),
+    N_("upper left"),
+    N_("left"),
+    N_("lower left"),
+    N_("bottom"),
+    N_("lower right"),
+)
 BAR_KEYS = {"pass": "P", "all": "A", "end": "E", "back": "X"}
 
 # colour → (light, mid, dark, ink): the stone's gradient and the colour lines are drawn in
@@ -123,7 +135,7 @@ def stone_icon(colour: str) -> str:
 def _names(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("{players} and {last}").format(players=", ".join(items[:-1]), last=items[-1])
 
 
 class RingsBoard(Board):
@@ -321,35 +333,40 @@ class RingsBoard(Board):
         for c in POINT_CIRCLES[POINT_INDEX[name]]:
             circle = CIRCLE_NAMES[c]
             if c >= FULL_CIRCLES:
-                circles.append(f"{circle} (edge)")
+                circles.append(_("{circle} (edge)").format(circle=circle))
             elif circle in holders:
-                circles.append(f"{circle} (held by {holders[circle]})")
+                circles.append(
+                    _("{circle} (held by {player})").format(circle=circle, player=colour_word(holders[circle]))
+                )
             else:
                 circles.append(circle)
-        where = f"on circles {_names(circles)}"
+        where = _("on circles {circles}").format(circles=_names(circles))
         if colour is None:
-            what = f"empty, you may place a {me} stone here" if legal else "empty"
+            what = [
+                _("empty, you may place a {colour} stone here").format(colour=colour_word(me)) if legal else _("empty")
+            ]
         else:
-            what = (
-                f"{colour} stone"
-                + (", in a ring (safe)" if guarded else "")
-                + (", the last stone played" if last else "")
-                + (", placed this turn" if placed else "")
-            )
-        return f"point {name}: {what}, {where}"
+            what = [_("{colour} stone").format(colour=colour_word(colour))]
+            what += [_("in a ring (safe)")] if guarded else []
+            what += [_("the last stone played")] if last else []
+            what += [_("placed this turn")] if placed else []
+        return _("point {name}: {what}, {where}").format(name=name, what=", ".join(what), where=where)
 
     def _circle_label(
         self, name: str, holders: dict[str, str], rings: dict[str, str], can: bool, flip: int, me: str
     ) -> str:
-        bits = [f"circle {name}"]
+        bits = [_("circle {name}").format(name=name)]
         if name in rings:
-            bits.append(f"a {rings[name]} ring")
+            bits.append(_("a {colour} ring").format(colour=colour_word(rings[name])))
         if name in holders:
-            bits.append(f"held by {holders[name]}")
+            bits.append(_("held by {player}").format(player=colour_word(holders[name])))
         if can:
-            bits.append(f"convert it: turns {flip} stone{'s' if flip != 1 else ''} {me}")
+            words = ngettext(
+                "convert it: turns {count} stone {colour}", "convert it: turns {count} stones {colour}", flip
+            )
+            bits.append(words.format(count=flip, colour=colour_word(me)))
         else:
-            bits.append("cannot be converted now")
+            bits.append(_("cannot be converted now"))
         return ", ".join(bits)
 
     # ----- clicks --------------------------------------------------------------------------
@@ -368,7 +385,7 @@ class RingsBoard(Board):
             if target == place and not conv:
                 self._forget_turn(ui)  # click the placed stone again: take it back
                 return None
-            ui["rg_hint"] = "Take back the conversions first (X) to move your stone."
+            ui["rg_hint"] = N_("Take back the conversions first (X) to move your stone.")
             return None
         if place is None:
             return None
@@ -400,7 +417,7 @@ class RingsBoard(Board):
 
     def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
         """P pass, A convert all, E end turn, X take back: the target each stands for."""
-        place, _ = self._turn(state, ui)
+        place, _converted = self._turn(state, ui)
         name = {"p": "pass", "a": "all", "e": "end", "x": "back"}.get(key.lower())
         if name is None:
             return False
@@ -409,7 +426,7 @@ class RingsBoard(Board):
         return name
 
     def key_help(self) -> str:
-        return "P passes, then A converts every circle you can, X takes back a step and E ends the turn"
+        return _("P passes, then A converts every circle you can, X takes back a step and E ends the turn")
 
     def _forget_turn(self, ui: dict[str, Any]) -> None:
         """Drop the turn being built (its placement and conversions)."""
@@ -427,24 +444,24 @@ class RingsBoard(Board):
 
     # ----- words ----------------------------------------------------------------------------
     def tally(self, state: Any) -> tuple[dict[str, int], str]:
-        return state.scores(), "circles held"
+        return state.scores(), _("circles held")
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
         """ "near the centre, upper left; converts 2 circles (5 stones)", or "passes"."""
         if not isinstance(move, Turn):
             return str(move)
-        words = "passes" if move.point is None else where(POINT_NAMES[move.point])
+        words = _("passes") if move.point is None else where(POINT_NAMES[move.point])
         if move.conversions:
             was, now = before.to_position()["cells"], after.to_position()["cells"]
             flipped = sum(1 for pt, colour in now.items() if was[pt] and colour != was[pt])
             count = len(move.conversions)
-            words += (
-                f"; converts {count} circle{'s' if count != 1 else ''} ({flipped} stone{'s' if flipped != 1 else ''})"
-            )
+            circles = ngettext("converts {count} circle", "converts {count} circles", count).format(count=count)
+            stones = ngettext("{count} stone", "{count} stones", flipped).format(count=flipped)
+            words += f"; {circles} ({stones})"
         return words
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
     # ----- beside the board ----------------------------------------------------------------
     def panel(self, state: Any, ui: dict[str, Any], interactive: bool, past: bool = False) -> str:
@@ -458,30 +475,28 @@ class RingsBoard(Board):
         cells = state.to_position()["cells"]
         on_board = {p: sum(1 for v in cells.values() if v == p) for p in state.players}
 
+        who = f"<strong>{esc(name_of(me))}</strong>"
         if over:
-            step = "<p>The game is over: every player passed in turn.</p>"
+            step = f"<p>{esc(_('The game is over: every player passed in turn.'))}</p>"
         elif not live:
-            step = f"<p>{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> is to play.</p>"
+            step = f"<p>{stone_icon(me)} {_('{player} is to play.').format(player=who)}</p>"
         elif place is None:
-            step = (
-                f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong>: place a {esc(me)} stone '
-                f"on an empty point where three circles meet, or pass (P).</p>"
-            )
+            words = _("{player}: place a stone on an empty point where three circles meet, or pass (P).")
+            step = f'<p class="step">{stone_icon(me)} {words.format(player=who)}</p>'
         else:
-            where = "You passed" if place == "pass" else f"Stone on {esc(place)}"
+            where = esc(_("You passed") if place == "pass" else _("Stone on {point}").format(point=place))
             ready = preview["convertible"] if preview else []
-            done = f" Converted: {', '.join(esc(c) for c in conv)}." if conv else ""
+            done = " " + esc(_("Converted: {circles}.").format(circles=", ".join(conv))) if conv else ""
             if ready:
-                todo = (
-                    f"You may convert <strong>{len(ready)}</strong> circle{'s' if len(ready) != 1 else ''} "
-                    f"(the numbered centres: stones that turn {esc(me)}); A converts all."
-                )
+                todo = ngettext(
+                    "You may convert {count} circle (the numbered centres: stones that turn {player}); A converts all.",
+                    "You may convert {count} circles (the numbered centres: stones that turn {player}); A converts all.",
+                    len(ready),
+                ).format(count=f"<strong>{len(ready)}</strong>", player=esc(colour_word(me)))
             else:
-                todo = "Nothing more to convert."
-            step = (
-                f'<p class="step">{stone_icon(me)} <strong>{esc(me.capitalize())}</strong> — {where}.{done} {todo} '
-                f"Then <strong>End turn</strong> (E).</p>"
-            )
+                todo = esc(_("Nothing more to convert."))
+            end = _("Then {end_turn} (E).").format(end_turn=f"<strong>{esc(_('End turn'))}</strong>")
+            step = f'<p class="step">{stone_icon(me)} {who} — {where}.{done} {todo} {end}</p>'
 
         rows = []
         for p in state.players:
@@ -492,39 +507,47 @@ class RingsBoard(Board):
             ring_count = sum(1 for v in rings.values() if v == p)
             rows.append(
                 f'<tr class="{"to-move" if p == me and not over else ""}" data-player-row="{esc(p)}">'
-                f'<th scope="row">{stone_icon(p)} {esc(p)}</th>'
+                f'<th scope="row">{stone_icon(p)} {esc(colour_word(p))}</th>'
                 f'<td><b data-held-count="{esc(p)}">{scores[p]}</b>{change}</td>'
                 f"<td>{ring_count}</td><td>{on_board[p]}</td></tr>"
             )
+        heads = "".join(
+            f'<th scope="col">{esc(_(h))}</th>' for h in (N_("player"), N_("held"), N_("rings"), N_("stones"))
+        )
         table = (
-            '<table class="rg-scores"><caption>Circles held (the score)</caption>'
-            '<thead><tr><th scope="col">player</th><th scope="col">held</th><th scope="col">rings</th>'
-            f'<th scope="col">stones</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<table class="rg-scores"><caption>{esc(_("Circles held (the score)"))}</caption>'
+            f"<thead><tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
 
         last = state.peek() if state.ply else None
         last_text = ""
         if isinstance(last, Turn):
-            who = esc(state.players[(state.players.index(me) - 1) % len(state.players)]) + " "
-            head = "passed" if last.point is None else f"placed on {POINT_NAMES[last.point]}"
-            conv_text = (
-                (" and converted " + ", ".join(CIRCLE_NAMES[c] for c in last.conversions)) if last.conversions else ""
-            )
-            last_text = f'<p class="rg-last">Last turn: {who}{head}{conv_text}.</p>'
+            player = colour_word(state.players[(state.players.index(me) - 1) % len(state.players)])
+            if last.point is None:
+                head = _("{player} passed").format(player=player)
+            else:
+                head = _("{player} placed on {point}").format(player=player, point=POINT_NAMES[last.point])
+            if last.conversions:
+                circles = ", ".join(CIRCLE_NAMES[c] for c in last.conversions)
+                head += " " + _("and converted {circles}").format(circles=circles)
+            last_text = f'<p class="rg-last">{esc(_("Last turn: {turn}.").format(turn=head))}</p>'
         passes = ""
         if not over and state.passes:
-            passes = (
-                f'<p class="rg-passes">{state.passes} pass{"es" if state.passes != 1 else ""} in a row: '
-                f"the game ends when all {len(state.players)} players pass in turn.</p>"
+            words = ngettext(
+                "{count} pass in a row: the game ends when all {players} players pass in turn.",
+                "{count} passes in a row: the game ends when all {players} players pass in turn.",
+                state.passes,
             )
+            passes = f'<p class="rg-passes">{esc(words.format(count=state.passes, players=len(state.players)))}</p>'
         legend = (
             '<p class="rg-legend"><svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-held"/>'
-            "</svg> a held circle (tinted: one point each) "
-            '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> a ring '
-            "(its stones are safe; +1 influence on the six circles around)</p>"
+            f"</svg> {esc(_('a held circle (tinted: one point each)'))} "
+            '<svg viewBox="-13 -13 26 26" aria-hidden="true"><circle r="11" class="lg-ring"/></svg> '
+            f"{esc(_('a ring (its stones are safe; +1 influence on the six circles around)'))}</p>"
         )
         return (
-            f'<section class="rg-panel" aria-label="turn and scores">{step}{table}{last_text}{passes}{legend}</section>'
+            f'<section class="rg-panel" aria-label="{esc(_("turn and scores"))}">'
+            f"{step}{table}{last_text}{passes}{legend}</section>"
         )
 
 
@@ -563,7 +586,7 @@ def _frame(ui: dict[str, Any], converting: bool) -> str:
     return (
         f'<div class="rg-wrap zoom-wrap"><svg class="board board-rings phase-{"convert" if converting else "place"}'
         f'{ZOOM.svg_class(ui, FIT)}" {ZOOM.svg_attributes(ui, FIT)} role="group" '
-        f'aria-label="rings board: 91 full circles, 216 points where three circles meet">{_defs()}'
+        f'aria-label="{esc(_("rings board: 91 full circles, 216 points where three circles meet"))}">{_defs()}'
         f'<polygon points="{_hexagon(R_HEX + 3)}" class="rim"/>'
         f'<polygon points="{_hexagon(R_HEX)}" class="wood" fill="url(#rg-wood)" filter="url(#rg-grain)"/>'
         f'<polygon points="{_hexagon(R_HEX - 5)}" class="inlay"/>'
@@ -626,9 +649,9 @@ def _bar(scene: _Scene, ui: dict[str, Any], targets: dict[str, tuple[float, floa
     if scene.live:
         bottom = VIEW_H / 2 + 30
         buttons = (
-            [("pass", "Pass")]
+            [("pass", _("Pass"))]
             if scene.place is None
-            else [("back", "Take back"), ("all", "Convert all"), ("end", "End turn")]
+            else [("back", _("Take back")), ("all", _("Convert all")), ("end", _("End turn"))]
         )
         for k, (name, text) in enumerate(buttons):
             disabled = name == "all" and not scene.convertible
@@ -636,14 +659,14 @@ def _bar(scene: _Scene, ui: dict[str, Any], targets: dict[str, tuple[float, floa
             bar.append(
                 f'<button type="button" class="rg-act {cls}" data-target="{name}" tabindex="-1" '
                 f'aria-keyshortcuts="{BAR_KEYS[name]}"{" disabled" if disabled else ""}>'
-                f"{text} <kbd>{BAR_KEYS[name]}</kbd></button>"
+                f"{esc(text)} <kbd>{BAR_KEYS[name]}</kbd></button>"
             )
             if not disabled:
                 targets[name] = (-VIEW_W / 4 + k * VIEW_W / 4, bottom)
     hint = ui.get("rg_hint", "")
     return (
-        f'<div class="rg-bar" role="group" aria-label="turn">{"".join(bar)}'
-        f"{f'<p class=rg-hint>{esc(hint)}</p>' if hint and scene.live else ''}</div>"
+        f'<div class="rg-bar" role="group" aria-label="{esc(_("turn"))}">{"".join(bar)}'
+        f"{f'<p class=rg-hint>{esc(_(hint))}</p>' if hint and scene.live else ''}</div>"
     )
 
 
@@ -651,10 +674,10 @@ def where(point: str) -> str:
     """A point in a player's words: how far out ("near the centre") and which way ("upper left")."""
     x, y = POINT_SVG[POINT_INDEX[point]]
     out = math.hypot(x, y) / APOTHEM
-    band = next(words for limit, words in PLACES if out < limit)
+    band = _(next(words for limit, words in PLACES if out < limit))
     if out < PLACES[0][0]:
         return band
-    side = SIDES[round(math.degrees(math.atan2(-y, x)) / 45) % 8]
+    side = _(SIDES[round(math.degrees(math.atan2(-y, x)) / 45) % 8])
     return f"{band}, {side}"
 
 
@@ -670,28 +693,50 @@ def _rules_diagram() -> str:
         '<circle cx="20" cy="22.5" r="6" class="rd-black"/><circle cx="60" cy="45.5" r="6" class="rd-white"/>'
     )
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="three circles meeting; '
-        f'black holds the left circle with three stones on it">{circles}{stones}'
-        f'<text x="112" y="30" class="rd-text">black holds</text><text x="112" y="50" class="rd-text">'
-        f'the left circle:</text><text x="112" y="70" class="rd-text">one point</text></svg>'
+        f'<svg class="rules-diagram" viewBox="0 0 230 96" role="img" aria-label="'
+        f'{esc(_("three circles meeting; black holds the left circle with three stones on it"))}">{circles}{stones}'
+        f'<text x="112" y="30" class="rd-text">{esc(_("black holds"))}</text><text x="112" y="50" class="rd-text">'
+        f'{esc(_("the left circle:"))}</text><text x="112" y="70" class="rd-text">{esc(_("one point"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Hold the most full circles when the game ends: one point each.</li></ul>"
-    "<h4>On your turn</h4><ul><li>Place a stone on an empty point, where three circles meet, or pass.</li>"
-    "<li>Then convert as many circles as you may, one after another: every other player's stone on the "
-    "circle becomes yours.</li></ul>"
-    "<h4>When a circle converts</h4><ul><li>Your influence on a circle is your stones on it, plus one for each "
-    "of your rings on the six circles around it.</li>"
-    "<li>You may convert it when your influence is more than everyone else's plus its empty points.</li>"
-    "<li>Six stones of one colour on one circle make a ring: they are safe for ever.</li>"
-    "<li>The part circles at the edge never convert, never make rings and never score.</li></ul>"
-    "<h4>The end</h4><ul><li>When every player has passed in turn, the game ends; the most circles held "
-    "wins.</li></ul>"
-    "<h4>On a phone</h4><ul><li>The first tap zooms in where you tap; then tap a point to play. Pinch to zoom, "
-    "⤢ shows the whole board.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Hold the most full circles when the game ends: one point each."),),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_("Place a stone on an empty point, where three circles meet, or pass."),
+            N_(
+                "Then convert as many circles as you may, one after another: every other player's stone on the circle becomes yours."
+            ),
+        ),
+    ),
+    (
+        N_("When a circle converts"),
+        (
+            N_(
+                "Your influence on a circle is your stones on it, plus one for each of your rings on the six circles around it."
+            ),
+            N_("You may convert it when your influence is more than everyone else's plus its empty points."),
+            N_("Six stones of one colour on one circle make a ring: they are safe for ever."),
+            N_("The part circles at the edge never convert, never make rings and never score."),
+        ),
+    ),
+    (
+        N_("The end"),
+        (N_("When every player has passed in turn, the game ends; the most circles held wins."),),
+    ),
+    (
+        N_("On a phone"),
+        (
+            N_(
+                "The first tap zooms in where you tap; then tap a point to play. Pinch to zoom, ⤢ shows the whole board."
+            ),
+        ),
+    ),
 )
 
 

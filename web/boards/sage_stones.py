@@ -20,7 +20,10 @@ from typing import Any
 
 from engine.games import sage_stones as S
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _, ngettext
+from ui.words import colour_word, ending, name_of
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import (
     Glint,
     Plan,
@@ -45,6 +48,7 @@ W = 2 * PAD + 7 * CELL  # 366
 H = TOP + NUMBERS + 9 * CELL + 16  # 586
 R_POCKET, R_STONE = 17, 16.5
 FORCED_HEIGHT = 44  # the tray's Pass / Wipe button: a finger's height at a phone's width (1 unit ≈ 1 px)
+TRIPLE_NOTE = N_("triple: rolled again")  # a turn's note the log and the tray look for (shown translated)
 
 COLOURS = {  # light, base, dark: the marbles' gradients
     "black": ("#6a6a70", "#26262b", "#050506"),
@@ -57,7 +61,7 @@ COLOURS = {  # light, base, dark: the marbles' gradients
     "orange": ("#ffc384", "#ee8a24", "#99460a"),
     "purple": ("#c9a2f2", "#7b47b5", "#3b1a63"),
 }
-SOLID = {name: base for name, (_, base, _) in COLOURS.items()}
+SOLID = {name: base for name, (_light, base, _dark) in COLOURS.items()}
 
 
 # c6r5, the middle pocket, at the middle of the board below the tray and the numbered strip
@@ -145,7 +149,7 @@ def _pine(column: int | None, rolled: int | None) -> str:
                 f'rx="{CELL / 2 - 3}" class="{kind}" aria-hidden="true"/>'
             )
     for row, first_pocket in enumerate(S.COLUMN_CELLS[S.FIRST_COLUMN], start=1):
-        _, y = centre_of(first_pocket)
+        _x, y = centre_of(first_pocket)
         parts.append(f'<text x="{PAD / 2 + 1}" y="{y + 3.5}" class="rownum" aria-hidden="true">{row}</text>')
     return "".join(parts)
 
@@ -170,16 +174,16 @@ def _pockets(
         legal = i in allowed
         classes = ["pocket"] + (["legal"] if legal else []) + (["filled"] if colour else [])
         if colour:
-            what = f"{colour} stone ({state.owners[s]})"
+            what = _("{colour} stone ({owner})").format(colour=colour_word(colour), owner=state.owners[s])
             if i == last_pocket:
-                what += ", the last stone placed"
+                what += ", " + _("the last stone placed")
         else:
-            what = "empty"
+            what = _("empty")
             captured = [c for j, c in fresh_captures if j == i]
             if captured:
-                what += f", a {captured[0]} stone was just captured here"
+                what += ", " + _("a {colour} stone was just captured here").format(colour=colour_word(captured[0]))
         if legal:
-            what += f", place {seat} here"
+            what += ", " + _("place {colour} here").format(colour=colour_word(seat))
         inner = pocket(
             x,
             y,
@@ -239,7 +243,7 @@ def recent_turns(state: Any, limit: int = 6) -> list[dict[str, Any]]:
         turns.append(_turn(probe, probe.seat, probe.roll, *decision))  # a position that began with its roll
     if turns and state.is_over() and isinstance(state.peek(), S.Place):
         turns[0]["won"] = True
-        if turns[0]["note"] == "triple: rolled again":
+        if turns[0]["note"] == TRIPLE_NOTE:
             turns[0]["note"] = ""  # the game ended: no roll again
     return turns
 
@@ -258,16 +262,16 @@ def _turn(state: Any, seat: int, roll: Any, move: Any, before: list[int], after:
         "won": False,
     }
     if isinstance(move, S.Pass):
-        turn["note"] = "turn lost"
+        turn["note"] = _("turn lost")
     elif isinstance(move, S.Wipe):
-        turn["note"] = f"column {roll.total} and column 6 full: the board was wiped"
+        turn["note"] = _("column {column} and column 6 full: the board was wiped").format(column=roll.total)
     elif isinstance(move, S.Place):
         turn["pocket"] = move.pocket
         column = S.COLUMN_OF[move.pocket]
         if column != roll.total:
-            turn["note"] = f"column {roll.total} full: column 6"
+            turn["note"] = _("column {column} full: column 6").format(column=roll.total)
         elif roll.is_triple:
-            turn["note"] = "triple: rolled again"
+            turn["note"] = TRIPLE_NOTE
         turn["captured"] = [
             (i, state.seats[before[i]])
             for i in range(S.CELLS)
@@ -278,9 +282,9 @@ def _turn(state: Any, seat: int, roll: Any, move: Any, before: list[int], after:
 
 def _captured_text(captured: list[tuple[int, str]]) -> str:
     counts: dict[str, int] = {}
-    for _, colour in captured:
+    for _pocket, colour in captured:
         counts[colour] = counts.get(colour, 0) + 1
-    return ", ".join(f"{n} {c}" for c, n in counts.items())
+    return ", ".join(f"{n} {colour_word(c)}" for c, n in counts.items())
 
 
 class SageStonesBoard(Board):
@@ -307,7 +311,7 @@ class SageStonesBoard(Board):
         parts = [
             f'<svg class="board board-sage-stones" viewBox="0 0 {W} {H}" role="group" data-ply="{state.ply}" '
             f'data-seat="{seat}" data-phase="{self._phase_name(state)}" '
-            f'aria-label="sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9">',
+            f'aria-label="{esc(_("sage-stones board: columns 3 to 9 along the numbered edge, rows 1 to 9"))}">',
             defs(state.seats),
             self._past_tray() if past else self._tray(state, roll, live, turns, fresh),
             _pine(state.column if phase == S.MUST_PLACE else None, rolled),
@@ -342,7 +346,7 @@ class SageStonesBoard(Board):
         return (
             f'<g class="tray past"><rect x="3" y="3" width="{W - 6}" height="{TRAY}" rx="12" class="felt" '
             f'fill="url(#ss-felt)"/><text x="{W / 2}" y="{TRAY / 2 + 5}" class="tray-none" text-anchor="middle">'
-            f"an earlier position</text></g>"
+            f"{esc(_('an earlier position'))}</text></g>"
         )
 
     def _tray(self, state: Any, roll: Any, live: bool, turns: list[dict[str, Any]], fresh: bool) -> str:
@@ -357,7 +361,9 @@ class SageStonesBoard(Board):
                 tilt = ((state.ply * 7 + k * 13) % 17) - 8
                 parts.append(die_svg(value, 30 + k * (size + 9), TRAY / 2 + 4, size, tilt))
         else:
-            parts.append(f'<text x="{30 + size + 9}" y="{TRAY / 2 + 9}" class="tray-none">no roll yet</text>')
+            parts.append(
+                f'<text x="{30 + size + 9}" y="{TRAY / 2 + 9}" class="tray-none">{esc(_("no roll yet"))}</text>'
+            )
         seat, owner = state.seat_to_move, state.owners[state.seat]
         x = 160
         lines: list[tuple[str, str]] = []
@@ -366,32 +372,33 @@ class SageStonesBoard(Board):
             winner = state.seats[state.winner] if state.winner is not None else None
             if winner is not None:
                 lines = [
-                    (f"{winner.capitalize()}: last stone in!", "strong"),
-                    (f"{state.owners[state.winner]} wins the game", "bonus"),
+                    (_("{colour}: last stone in!").format(colour=name_of(winner)), "strong"),
+                    (_("{owner} wins the game").format(owner=state.owners[state.winner]), "bonus"),
                 ]
             else:
                 outcome = state.outcome()
-                lines = [("Game over", "strong"), (outcome.describe()[:34] if outcome else "", "line")]
+                lines = [(_("Game over"), "strong"), (ending(outcome)[:34] if outcome else "", "line")]
         elif roll is None or state.phase == S.AWAIT_ROLL:
-            lines = [(f"{seat.capitalize()} ({owner}) rolls…", "strong")]
+            lines = [(_("{colour} ({owner}) rolls…").format(colour=name_of(seat), owner=owner), "strong")]
         else:
-            lines.append((f"{seat.capitalize()} ({owner}) rolled {roll.total}", "strong"))
-            extra = turns and turns[0]["seat"] == seat and turns[0]["note"] == "triple: rolled again"
+            rolled = _("{colour} ({owner}) rolled {total}").format(colour=name_of(seat), owner=owner, total=roll.total)
+            lines.append((rolled, "strong"))
+            extra = turns and turns[0]["seat"] == seat and turns[0]["note"] == TRIPLE_NOTE
             if state.phase == S.MUST_PASS:
-                lines.append(("1-2-3: turn lost", "alert"))
-                button = ("pass", "Pass the turn")
+                lines.append((_("1-2-3: turn lost"), "alert"))
+                button = ("pass", _("Pass the turn"))
             elif state.phase == S.MUST_WIPE:
-                lines.append((f"column {roll.total} full, 6 full too:", "alert"))
-                button = ("wipe", "Wipe the board")
+                lines.append((_("column {column} full, 6 full too:").format(column=roll.total), "alert"))
+                button = ("wipe", _("Wipe the board"))
             elif state.column != roll.total:
-                lines.append((f"column {roll.total} full: column 6", "alert"))
-                lines.append(("(no extra roll)", "line"))
+                lines.append((_("column {column} full: column 6").format(column=roll.total), "alert"))
+                lines.append((_("(no extra roll)"), "line"))
             else:
-                lines.append((f"place in column {state.column}", "line"))
+                lines.append((_("place in column {column}").format(column=state.column), "line"))
                 if roll.is_triple:
-                    lines.append(("triple: roll again after", "bonus"))
+                    lines.append((_("triple: roll again after"), "bonus"))
             if extra:
-                lines.insert(1, ("triple: roll again!", "bonus"))
+                lines.insert(1, (_("triple: roll again!"), "bonus"))
         y = 30 if len(lines) + (button is not None) > 2 else 40
         for text, kind in lines[:3]:
             parts.append(f'<text x="{x}" y="{y}" class="tray-{kind}">{esc(text)}</text>')
@@ -401,9 +408,9 @@ class SageStonesBoard(Board):
             name, label = button
             bx, by, bw, bh = x - 2, y - 18, 170, FORCED_HEIGHT
             attrs = (
-                f'data-target="{name}" role="button" tabindex="-1" aria-label="{label} ({esc(roll.dice_text())})"'
+                f'data-target="{name}" role="button" tabindex="-1" aria-label="{esc(label)} ({esc(roll.dice_text())})"'
                 if live
-                else f'role="img" aria-label="{label}: waiting for {owner}"'
+                else f'role="img" aria-label="{esc(_("{action}: waiting for {owner}").format(action=label, owner=owner))}"'
             )
             parts.append(
                 f'<g class="forced{" live" if live else ""}" {attrs}>'
@@ -427,29 +434,30 @@ class SageStonesBoard(Board):
         # who places what now
         if over:
             winner = state.winner
-            headline = (
-                f"{stone_icon(state.seats[winner], size='big')}<p><strong>{esc(state.owners[winner])}</strong> wins: "
-                f"<strong>{state.seats[winner]}</strong> placed its last stone.</p>"
-                if winner is not None
-                else "<p>Game over.</p>"
-            )
+            if winner is not None:
+                words = _("{owner} wins: {colour} placed its last stone.").format(
+                    owner=f"<strong>{esc(state.owners[winner])}</strong>",
+                    colour=f"<strong>{esc(colour_word(state.seats[winner]))}</strong>",
+                )
+                headline = f"{stone_icon(state.seats[winner], size='big')}<p>{words}</p>"
+            else:
+                headline = f"<p>{esc(_('Game over.'))}</p>"
             places = state.outcome().places
             if places:  # the family variant played on for the other places
-                headline += (
-                    '<p class="places">Places: '
-                    + ", ".join(f"{rank}. {esc(player)}" for rank, player in enumerate(places, start=1))
-                    + "</p>"
-                )
+                ranks = ", ".join(f"{rank}. {esc(player)}" for rank, player in enumerate(places, start=1))
+                headline += f'<p class="places">{_("Places: {players}").format(players=ranks)}</p>'
         else:
-            duty = "" if past else f'<br><span class="duty">{self._duty(state, roll)}</span>'
-            headline = (
-                f"{stone_icon(seat, seat + ' stone', 'big')}<p><strong>{esc(owner)}</strong> plays "
-                f'<strong class="seat-name seat-{seat}">{seat}</strong>{duty}</p>'
+            duty = "" if past else f'<br><span class="duty">{esc(self._duty(state, roll))}</span>'
+            words = _("{owner} plays {colour}").format(
+                owner=f"<strong>{esc(owner)}</strong>",
+                colour=f'<strong class="seat-name seat-{seat}">{esc(colour_word(seat))}</strong>',
             )
+            icon = stone_icon(seat, _("{colour} stone").format(colour=colour_word(seat)), "big")
+            headline = f"{icon}<p>{words}{duty}</p>"
         forced = ""
         if live and state.phase in (S.MUST_PASS, S.MUST_WIPE):
             name = "pass" if state.phase == S.MUST_PASS else "wipe"
-            label = "Pass — 1-2-3 loses the turn" if name == "pass" else "Wipe the board — columns full"
+            label = _("Pass — 1-2-3 loses the turn") if name == "pass" else _("Wipe the board — columns full")
             forced = (
                 f'<button type="button" class="primary forced-button" data-target="{name}" '
                 f'aria-keyshortcuts="{name[0].upper()}">{esc(label)} ({name[0].upper()})</button>'
@@ -464,10 +472,16 @@ class SageStonesBoard(Board):
             lead = left[colour] == fewest and fewest < max(left.values()) and not over
             won = over and state.winner == i
             badges = (
-                ("<span class=badge-move>to move</span>" if to_move else "")
-                + ("<span class=badge-lead>closest to winning</span>" if lead else "")
-                + ("<span class=badge-lead>won</span>" if won else "")
+                (f"<span class=badge-move>{esc(_('to move'))}</span>" if to_move else "")
+                + (f"<span class=badge-lead>{esc(_('closest to winning'))}</span>" if lead else "")
+                + (f"<span class=badge-lead>{esc(_('won'))}</span>" if won else "")
             )
+            label = ngettext(
+                "{colour}, {owner}: {count} stone left to place, {board} on the board",
+                "{colour}, {owner}: {count} stones left to place, {board} on the board",
+                left[colour],
+            ).format(colour=colour_word(colour), owner=state.owners[i], count=left[colour], board=on_board[colour])
+            label += (", " + _("to move") if to_move else "") + (", " + _("closest to winning") if lead else "")
             bar = (
                 "".join(
                     f'<i class="slot{" used" if k >= left[colour] else ""}" style="--c:{SOLID[colour]}"></i>'
@@ -478,53 +492,58 @@ class SageStonesBoard(Board):
             )
             rows.append(
                 f'<li class="seat-row{" to-move" if to_move else ""}" data-seat-row="{colour}" tabindex="0" '
-                f'aria-label="{colour}, {state.owners[i]}: {left[colour]} stones left to place, {on_board[colour]} on the board'
-                f'{", to move" if to_move else ""}{", closest to winning" if lead else ""}">'
-                f'{stone_icon(colour)}<span class="seat-what"><span class="seat-name"><strong>{colour}</strong> · '
+                f'aria-label="{esc(label)}">'
+                f'{stone_icon(colour)}<span class="seat-what"><span class="seat-name">'
+                f"<strong>{esc(colour_word(colour))}</strong> · "
                 f'{state.owners[i]}{badges}</span><span class="supply-bar" aria-hidden="true">{bar}</span></span>'
-                f'<span class="seat-left"><b data-left="{colour}">{left[colour]}</b> left'
-                f'<small><span data-on-board="{colour}">{on_board[colour]}</span> on board</small></span></li>'
+                f'<span class="seat-left"><b data-left="{colour}">{left[colour]}</b> {esc(_("left"))}'
+                f'<small><span data-on-board="{colour}">{on_board[colour]}</span> {esc(_("on board"))}</small></span></li>'
             )
         log = []
         for t in turns:
             dice = "-".join(map(str, t["dice"]))
-            text = f"rolled {dice}"
+            text = _("rolled {dice}").format(dice=dice)
             if t["pocket"] is not None:
                 text += f" → {S.NAMES[t['pocket']]}"
             if t["note"]:
-                text += f"; {t['note']}"
+                text += f"; {_(t['note'])}"
             if t["captured"]:
-                text += f"; took {_captured_text(t['captured'])}"
+                text += "; " + _("took {stones}").format(stones=_captured_text(t["captured"]))
             if t["won"]:
-                text += "; placed its last stone and won"
+                text += "; " + _("placed its last stone and won")
             log.append(
-                f"<li>{stone_icon(t['seat'])}<span><strong>{t['seat']}</strong> ({t['owner']}) {esc(text)}</span></li>"
+                f"<li>{stone_icon(t['seat'])}<span><strong>{esc(colour_word(t['seat']))}</strong> ({t['owner']}) "
+                f"{esc(text)}</span></li>"
             )
         history = (
-            f'<h4>Last turns</h4><ol class="turn-log" aria-label="the last turns, newest first">{"".join(log)}</ol>'
+            f'<h4>{esc(_("Last turns"))}</h4><ol class="turn-log" aria-label="{esc(_("the last turns, newest first"))}">'
+            f"{''.join(log)}</ol>"
             if log
             else ""
         )
         return (
-            f'<section class="sage-panel" aria-label="seats and dice">'
+            f'<section class="sage-panel" aria-label="{esc(_("seats and dice"))}">'
             f'<div class="sage-turn">{headline}</div>{forced}'
-            f'<ul class="seat-list" aria-label="stones left to place per colour">{"".join(rows)}</ul>'
+            f'<ul class="seat-list" aria-label="{esc(_("stones left to place per colour"))}">{"".join(rows)}</ul>'
             f"{history}</section>"
         )
 
     @staticmethod
     def _duty(state: Any, roll: Any) -> str:
         if roll is None or state.phase == S.AWAIT_ROLL:
-            return "rolling the dice…"
+            return _("rolling the dice…")
         dice = roll.dice_text()
         if state.phase == S.MUST_PASS:
-            return f"rolled {dice}: the sage is distracted and the turn is lost."
+            return _("rolled {dice}: the sage is distracted and the turn is lost.").format(dice=dice)
         if state.phase == S.MUST_WIPE:
-            return f"rolled {dice} = {roll.total}: column {roll.total} and column 6 are full, the board is wiped."
+            words = _("rolled {dice} = {total}: column {total} and column 6 are full, the board is wiped.")
+            return words.format(dice=dice, total=roll.total)
         if state.column != roll.total:
-            return f"rolled {dice} = {roll.total}: column {roll.total} is full, so a stone in column 6 (no extra roll)."
-        extra = " Triple: the same colour rolls again after." if roll.is_triple else ""
-        return f"rolled {dice} = {roll.total}: a stone in any empty pocket of column {state.column}.{extra}"
+            words = _("rolled {dice} = {total}: column {total} is full, so a stone in column 6 (no extra roll).")
+            return words.format(dice=dice, total=roll.total)
+        extra = " " + _("Triple: the same colour rolls again after.") if roll.is_triple else ""
+        words = _("rolled {dice} = {total}: a stone in any empty pocket of column {column}.")
+        return words.format(dice=dice, total=roll.total, column=state.column) + extra
 
     def key(self, state: Any, key: str, ui: dict[str, Any]) -> bool | str:
         """P plays the lost turn's pass, W the wipe (the page clicks the target a string names)."""
@@ -537,11 +556,11 @@ class SageStonesBoard(Board):
         return False
 
     def key_help(self) -> str:
-        return "P passes a lost turn (1-2-3), W wipes the board when both columns are full"
+        return _("P passes a lost turn (1-2-3), W wipes the board when both columns are full")
 
     # ----- words ----------------------------------------------------------------------------
     def tally(self, state: Any) -> tuple[dict[str, int], str]:
-        return state.scores(), "stones on the board"
+        return state.scores(), _("stones on the board")
 
     def status_note(self, state: Any, past: bool = False) -> str:
         """What the seat to move rolled and where that sends its stone."""
@@ -550,25 +569,27 @@ class SageStonesBoard(Board):
             return ""
         dice = "".join(f'<span class="die-face" data-face="{v}">{v}</span>' for v in roll.dice)
         if state.phase == S.MUST_PASS:
-            where = "1-2-3: the turn is lost"
+            where = _("1-2-3: the turn is lost")
         elif state.phase == S.MUST_WIPE:
-            where = f"columns {roll.total} and 6 full: wipe the board"
+            where = _("columns {column} and 6 full: wipe the board").format(column=roll.total)
         elif state.column != roll.total:
-            where = f"column {roll.total} full: column 6"
+            where = _("column {column} full: column 6").format(column=roll.total)
+        elif roll.is_triple:
+            where = _("column {column}, then roll again").format(column=state.column)
         else:
-            where = f"column {state.column}" + (", then roll again" if roll.is_triple else "")
-        return (
-            f'<span class="rolled" data-rolled="{roll.dice_text()}">{esc(state.seat_to_move.capitalize())} '
-            f"rolled {dice} = {roll.total}</span> → {esc(where)}"
+            where = _("column {column}").format(column=state.column)
+        rolled = _("{colour} rolled {dice} = {total}").format(
+            colour=esc(name_of(state.seat_to_move)), dice=dice, total=roll.total
         )
+        return f'<span class="rolled" data-rolled="{roll.dice_text()}">{rolled}</span> → {esc(where)}'
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
         """ "red in column 5, row 3; takes back 2 blue", "turn lost (1-2-3)", "wipes the board"."""
         seat = before.seat_to_move
         if isinstance(move, S.Pass):
-            return f"{seat}: turn lost (1-2-3)"
+            return _("{colour}: turn lost (1-2-3)").format(colour=colour_word(seat))
         if isinstance(move, S.Wipe):
-            return f"{seat}: columns full, wipes the board"
+            return _("{colour}: columns full, wipes the board").format(colour=colour_word(seat))
         if not isinstance(move, S.Place):
             return str(move)
         column, row = S.COLUMN_OF[move.pocket], move.pocket % S.ROWS + 1
@@ -577,15 +598,15 @@ class SageStonesBoard(Board):
             for i in range(S.CELLS)
             if before.board[i] != S.EMPTY and after.board[i] == S.EMPTY and i != move.pocket
         ]
-        words = f"{seat} in column {column}, row {row}"
-        return words + (f"; takes back {_captured_text(taken)}" if taken else "")
+        words = _("{colour} in column {column}, row {row}").format(colour=colour_word(seat), column=column, row=row)
+        return words + ("; " + _("takes back {stones}").format(stones=_captured_text(taken)) if taken else "")
 
     def public_text(self, text: str) -> str:
         """ "roll 2-3-3" → "rolled 2-3-3" (the move list's words for the dice)."""
-        return "rolled " + text[5:] if text.startswith("roll ") else text
+        return _("rolled {dice}").format(dice=text[5:]) if text.startswith("roll ") else text
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
     def reset(self, ui: dict[str, Any]) -> None:
         super().reset(ui)
@@ -596,23 +617,41 @@ def _rules_diagram() -> str:
     """Three dice, 2 + 3 + 3 = 8: the stone goes in column 8."""
     dice = "".join(die_svg(v, 20 + 34 * k, 24, 26, (-6, 4, -3)[k]) for k, v in enumerate((2, 3, 3)))
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="dice 2, 3 and 3: '
-        f'8, so a stone in column 8">{dice}<text x="112" y="30" class="rd-text">= 8: column 8</text></svg>'
+        f'<svg class="rules-diagram" viewBox="0 0 230 50" role="img" aria-label="'
+        f'{esc(_("dice 2, 3 and 3: 8, so a stone in column 8"))}">{dice}'
+        f'<text x="112" y="30" class="rd-text">{esc(_("= 8: column 8"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Be the first to place every stone of one of your colours.</li></ul>"
-    "<h4>On your turn</h4><ul><li>Roll three dice with faces 1 to 3: the sum (3 to 9) is the column.</li>"
-    "<li>Place a stone of your colour in any empty pocket of that column.</li>"
-    "<li>1-2-3 loses the turn; a triple rolls again.</li>"
-    "<li>A full column sends the stone to column 6 (no extra roll); if column 6 is full too, the board "
-    "is wiped.</li></ul>"
-    "<h4>Taking stones back</h4><ul><li>Other colours lined up between the stone you place and another of "
-    "yours, in any of the eight directions, go back to their owners.</li>"
-    "<li>Lines wrap from row 9 to row 1, never across columns 3 and 9.</li></ul>"
-    "<h4>Two players</h4><ul><li>Each plays two colours, taking turns seat by seat.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Be the first to place every stone of one of your colours."),),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_("Roll three dice with faces 1 to 3: the sum (3 to 9) is the column."),
+            N_("Place a stone of your colour in any empty pocket of that column."),
+            N_("1-2-3 loses the turn; a triple rolls again."),
+            N_(
+                "A full column sends the stone to column 6 (no extra roll); if column 6 is full too, the board is wiped."
+            ),
+        ),
+    ),
+    (
+        N_("Taking stones back"),
+        (
+            N_(
+                "Other colours lined up between the stone you place and another of yours, in any of the eight directions, go back to their owners."
+            ),
+            N_("Lines wrap from row 9 to row 1, never across columns 3 and 9."),
+        ),
+    ),
+    (
+        N_("Two players"),
+        (N_("Each plays two colours, taking turns seat by seat."),),
+    ),
 )
 
 BOARD = SageStonesBoard

@@ -13,7 +13,10 @@ from typing import Any
 
 from engine.games.three_stones import GEOMETRY
 
-from . import Board, Drawing, esc
+from ui.i18n import N_, _, ngettext
+from ui.words import colour_word, name_of
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import (
     Glint,
     Plan,
@@ -150,21 +153,24 @@ class ThreeStonesBoard(Board):
         if state.options.mode == "pouch":
             pouch = position["pouch"]
             left = sum(pouch.values())
-            counts = " · ".join(f'<span data-pouch="{c}">{pouch[c]} {c}</span>' for c in COLOURS)
+            counts = " · ".join(f'<span data-pouch="{c}">{pouch[c]} {esc(colour_word(c))}</span>' for c in COLOURS)
             if past:
                 drawn = ""
             elif state.drawn and not over:
-                drawn = (
-                    f'<div class="drawn" data-drawn="{state.drawn}">{stone_icon(state.drawn, state.drawn + " stone")}'
-                    f"<p><strong>{esc(state.side_to_move.capitalize())}</strong> drew a "
-                    f"<strong>{state.drawn}</strong> stone and must play it.</p></div>"
+                stone = _("{colour} stone").format(colour=colour_word(state.drawn))
+                words = _("{player} drew a {colour} stone and must play it.").format(
+                    player=f"<strong>{esc(name_of(state.side_to_move))}</strong>",
+                    colour=f"<strong>{esc(colour_word(state.drawn))}</strong>",
                 )
+                drawn = f'<div class="drawn" data-drawn="{state.drawn}">{stone_icon(state.drawn, stone)}<p>{words}</p></div>'
             else:
-                drawn = '<div class="drawn"><p>No stone drawn.</p></div>'
+                drawn = f'<div class="drawn"><p>{esc(_("No stone drawn."))}</p></div>'
+            in_pouch = ngettext(
+                "In the pouch: {count} stone ({colours})", "In the pouch: {count} stones ({colours})", left
+            ).format(count=f"<strong data-pouch-left>{left}</strong>", colours=counts)
             return (
-                f'<section class="pouch" aria-label="pouch">{drawn}'
-                f'<p class="pouch-count">In the pouch: <strong data-pouch-left>{left}</strong> stones '
-                f"({counts})</p></section>"
+                f'<section class="pouch" aria-label="{esc(_("pouch"))}">{drawn}'
+                f'<p class="pouch-count">{in_pouch}</p></section>'
             )
         live = interactive and not over
         choice = self._choice(state, ui) if live else None
@@ -175,25 +181,29 @@ class ThreeStonesBoard(Board):
             cells = []
             for colour in COLOURS:
                 count = hand[colour]
-                label = f"{count} {colour}"
+                label = f"{count} {colour_word(colour)}"
                 if to_move:
                     pressed = "true" if colour == choice else "false"
                     disabled = " disabled" if count == 0 else ""
+                    play = _("play {colour} stones ({count} left, key {key})").format(
+                        colour=colour_word(colour), count=count, key=colour[0].upper()
+                    )
                     cells.append(
                         f'<button type="button" class="choose" data-board-action="choose" data-value="{colour}" '
-                        f'aria-pressed="{pressed}" aria-label="play {colour} stones ({count} left, key {colour[0].upper()})"{disabled}>'
+                        f'aria-pressed="{pressed}" aria-label="{esc(play)}"{disabled}>'
                         f"{stone_icon(colour)}<span>{count}</span></button>"
                     )
                 else:
                     cells.append(
                         f'<span class="held" aria-label="{label}">{stone_icon(colour)}<span>{count}</span></span>'
                     )
-            heading = f"{side.capitalize()} holds" + (" — choose a stone:" if to_move else "")
+            heading = _("{player} holds").format(player=name_of(side))
+            heading += " — " + _("choose a stone:") if to_move else ""
             rows.append(
                 f'<div class="hand{" to-move" if to_move else ""}" data-hand="{side}">'
-                f'<p>{heading}</p><div class="stones">{"".join(cells)}</div></div>'
+                f'<p>{esc(heading)}</p><div class="stones">{"".join(cells)}</div></div>'
             )
-        return f'<section class="hands" aria-label="stones in hand">{"".join(rows)}</section>'
+        return f'<section class="hands" aria-label="{esc(_("stones in hand"))}">{"".join(rows)}</section>'
 
     def action(self, state: Any, name: str, value: str, ui: dict[str, Any]) -> None:
         if name == "choose" and value in COLOURS:
@@ -208,7 +218,7 @@ class ThreeStonesBoard(Board):
         return False
 
     def key_help(self) -> str:
-        return "W / B / C (or 1 2 3) choose the stone in pure skill"
+        return _("W / B / C (or 1 2 3) choose the stone in pure skill")
 
     def reset(self, ui: dict[str, Any]) -> None:
         """After a move: the selection goes, and the whole board is shown again (the reply may be anywhere)."""
@@ -220,9 +230,9 @@ class ThreeStonesBoard(Board):
         """In the pouch game: the stone the player to move drew."""
         if past or state.options.mode != "pouch" or not state.drawn or state.is_over():
             return ""
-        return (
-            f"{esc(state.side_to_move.capitalize())} drew {_stone_dot(state.drawn)} "
-            f'<b data-drawn-note="{state.drawn}">{state.drawn}</b>'
+        return _("{player} drew {stone}").format(
+            player=esc(name_of(state.side_to_move)),
+            stone=f'{_stone_dot(state.drawn)} <b data-drawn-note="{state.drawn}">{esc(colour_word(state.drawn))}</b>',
         )
 
     def describe(self, before: Any, move: Any, after: Any) -> str:
@@ -233,19 +243,19 @@ class ThreeStonesBoard(Board):
         colour, pocket = text.split("@")
         gained = {side: after.scores()[side] - before.scores()[side] for side in ("white", "black")}
         mover = before.side_to_move
-        words = f"{colour} stone on {pocket}"
+        words = _("{colour} stone on {pocket}").format(colour=colour_word(colour), pocket=pocket)
         if gained[mover] and not gained[other(mover)]:
-            words += f", scores {gained[mover]}"
+            words += ", " + _("scores {points}").format(points=gained[mover])
         elif any(gained.values()):
-            words += ", " + ", ".join(f"{side} +{n}" for side, n in gained.items() if n)
+            words += ", " + ", ".join(f"{colour_word(side)} +{n}" for side, n in gained.items() if n)
         return words
 
     def public_text(self, text: str) -> str:
         """ "draw white" → "drew white" (the move list's words for the pouch)."""
-        return "drew " + text[5:] if text.startswith("draw ") else text
+        return _("drew {colour}").format(colour=colour_word(text[5:])) if text.startswith("draw ") else text
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
 
 def other(side: str) -> str:
@@ -263,24 +273,41 @@ def _rules_diagram() -> str:
     )
     pockets = "".join(f'<circle cx="{20 + 36 * i}" cy="26" r="11" class="rd-pocket"/>' for i in range(3, 6))
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="white, clear, white in a row: '
-        f'one point for white">{pockets}<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
-        f'<text x="120" y="31" class="rd-text">+1 for white</text></svg>'
+        f'<svg class="rules-diagram" viewBox="0 0 210 52" role="img" aria-label="'
+        f'{esc(_("white, clear, white in a row: one point for white"))}">{pockets}'
+        f'<line x1="20" y1="26" x2="92" y2="26" class="rd-line"/>{stones}'
+        f'<text x="120" y="31" class="rd-text">{esc(_("+1 for white"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Score the most points: every three stones in a row of your colour score 1.</li></ul>"
-    "<h4>On your turn</h4><ul>"
-    "<li><b>Pouch</b> (the usual game): draw a stone and play it. <b>Pure skill</b>: choose one of the stones "
-    "you hold.</li>"
-    "<li>Play it in an empty pocket in the same row or column as the last stone played (the gold ring). "
-    "If that row and column are full, play anywhere.</li></ul>"
-    "<h4>Scoring</h4><ul><li>Three in a row counts across, down or diagonally.</li>"
-    "<li>A clear (glass) stone counts for both sides; three clear stones score nothing.</li>"
-    "<li>No line runs through the empty centre.</li></ul>"
-    "<h4>The end</h4><ul><li>The game ends with the last stone; the higher score wins.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (N_("Score the most points: every three stones in a row of your colour score 1."),),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_(
+                "<b>Pouch</b> (the usual game): draw a stone and play it. <b>Pure skill</b>: choose one of the stones you hold."
+            ),
+            N_(
+                "Play it in an empty pocket in the same row or column as the last stone played (the gold ring). If that row and column are full, play anywhere."
+            ),
+        ),
+    ),
+    (
+        N_("Scoring"),
+        (
+            N_("Three in a row counts across, down or diagonally."),
+            N_("A clear (glass) stone counts for both sides; three clear stones score nothing."),
+            N_("No line runs through the empty centre."),
+        ),
+    ),
+    (
+        N_("The end"),
+        (N_("The game ends with the last stone; the higher score wins."),),
+    ),
 )
 
 
@@ -290,7 +317,7 @@ def _frame(ui: dict[str, Any]) -> str:
     parts = [
         f'<div class="zoom-wrap"><svg class="board board-three-stones{ZOOM.svg_class(ui, FIT)}" '
         f'{ZOOM.svg_attributes(ui, FIT)} role="group" '
-        f'aria-label="three-stones board: 76 pockets, columns a to i, rows 1 to 9">',
+        f'aria-label="{esc(_("three-stones board: 76 pockets, columns a to i, rows 1 to 9"))}">',
         DEFS,
         f'<polygon points="{_octagon()}" class="wood" fill="url(#ts-wood)" filter="url(#ts-grain)"/>',
         f'<polygon points="{_octagon()}" class="wood-rim"/>',
@@ -334,11 +361,15 @@ def _pockets(
             + (["filled"] if colour else [])
         )
         if colour:
-            what = f"{colour} stone" + (", the last stone played (the ring)" if name == last else "")
+            what = _("{colour} stone").format(colour=colour_word(colour))
+            what += ", " + _("the last stone played (the ring)") if name == last else ""
+        elif legal and choice:
+            what = _("empty, you may play a {colour} stone here").format(colour=colour_word(choice))
         elif legal:
-            what = f"empty, you may play {'a ' + choice + ' stone ' if choice else ''}here"
+            what = _("empty, you may play here")
         else:
-            what = "empty" + (", not in the ring's row or column" if live and restricted else "")
+            what = _("empty")
+            what += ", " + _("not in the ring's row or column") if live and restricted else ""
         inner = pocket(
             x, y, R_POCKET, "url(#ts-pocket)", stone_svg(colour, x, y) if colour else "", legal, CELL, R_RING + 1
         )

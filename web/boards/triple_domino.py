@@ -29,7 +29,10 @@ from typing import Any, Callable
 
 from engine.games.triple_domino import CORNER_NUMBERS, GAME, Deal, Lay, parse_tile, position_name, tile_name
 
-from . import Board, Drawing, esc
+from ui.i18n import DEFAULT, N_, _, language, ngettext
+from ui.words import colour_word, ending
+
+from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, focus_polygon, hit_polygon, location
 from .zoom import Frame, Zoom
 
@@ -125,10 +128,10 @@ def _laid_tiles(laid: list[dict[str, Any]], last_at: str | None, last_by: str | 
         pts = [svg_xy(c["x"], c["y"]) for c in tile["corners"]]
         numbers = [c["number"] for c in tile["corners"]]
         is_last = tile["at"] == last_at
-        label = (
-            f"{tile['at']}: tile {tile['tile']}, corners {numbers[0]}, {numbers[1]}, {numbers[2]} clockwise from the point"
-            + (f", laid last by {last_by}" if is_last and last_by else "")
+        label = _("{at}: tile {tile}, corners {a}, {b}, {c} clockwise from the point").format(
+            at=tile["at"], tile=tile["tile"], a=numbers[0], b=numbers[1], c=numbers[2]
         )
+        label += ", " + _("laid last by {player}").format(player=colour_word(last_by)) if is_last and last_by else ""
         tiles.append(
             f'<g class="laid-tile{" last" if is_last else ""}" data-tile-at="{tile["at"]}" '
             f'data-tile="{tile["tile"]}" role="img" aria-label="{esc(label)}">{tile_svg(pts, numbers)}</g>'
@@ -215,17 +218,21 @@ class TripleDominoBoard(Board):
         fit = self._fit(state)
         last_at, last_by, last_items = self._last_lay(state)
         opens, targets = self._opens(state, ui, selected, fits) if live else ("", {})
+        layout = ngettext(
+            "triple-domino layout: {count} tile laid", "triple-domino layout: {count} tiles laid", len(laid)
+        )
+        layout = layout.format(count=len(laid))
         parts = [
             f'<div class="td-wrap zoom-wrap"><svg class="board board-triple-domino{ZOOM.svg_class(ui, fit)}" '
             f'{ZOOM.svg_attributes(ui, fit)} role="group" '
-            f'aria-label="triple-domino layout: {len(laid)} tile{"s" if len(laid) != 1 else ""} laid">',
+            f'aria-label="{esc(layout)}">',
             DEFS,
             f'<rect x="{fit.cx - fit.width:.0f}" y="{fit.cy - fit.height:.0f}" width="{2 * fit.width:.0f}" '
             f'height="{2 * fit.height:.0f}" fill="url(#td-felt)" class="felt"/>',
             _laid_tiles(laid, last_at, last_by),
             self._score_marks(state, last_at, last_by, laid, _meetings(laid), last_items) if last_at else "",
             f'<g class="opens">{opens}</g></svg>',
-            f"{ZOOM.controls(ui, fit, 'the layout')}</div>",
+            f"{ZOOM.controls(ui, fit, _('the layout'))}</div>",
         ]
         return Drawing("".join(parts), targets)
 
@@ -248,19 +255,23 @@ class TripleDominoBoard(Board):
                 rot = self._rotation(ui, selected, at, rotations)
                 numbers = CORNER_NUMBERS[parse_tile(selected)][rot]
                 inner.append(f'<g class="ghost">{tile_svg(pts, numbers, "ghost")}</g>')
-                what = f"{selected} fits here, corners {numbers[0]}, {numbers[1]}, {numbers[2]}"
+                what = _("{tile} fits here, corners {a}, {b}, {c}").format(
+                    tile=selected, a=numbers[0], b=numbers[1], c=numbers[2]
+                )
                 if len(rotations) > 1:
-                    what += f" ({len(rotations)} ways round: T turns it)"
+                    what += " " + _("({count} ways round: T turns it)").format(count=len(rotations))
+                    turn = _("turn {tile} on {at}").format(tile=selected, at=at)
                     inner.append(
                         f'<g class="rotate" data-board-action="rotate" data-value="{at}" '
-                        f'aria-label="turn {esc(selected)} on {at}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
+                        f'aria-label="{esc(turn)}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
                         f'<text x="{mx:.1f}" y="{my + 5:.1f}">↻</text></g>'
                     )
                 cls = "open fits"
             else:
                 need = state.required_corners(at)
-                shown = ", ".join("any" if n is None else str(n) for n in need)
-                what = f"open, corners must show {shown}" + (f"; {selected} does not fit" if selected else "")
+                shown = ", ".join(_("any") if n is None else str(n) for n in need)
+                what = _("open, corners must show {numbers}").format(numbers=shown)
+                what += "; " + _("{tile} does not fit").format(tile=selected) if selected else ""
                 cls = "open"
             inner += [hit_polygon(_poly(pts)), focus_polygon(_poly(_inset(pts, 1.5)))]
             opens.append(location(at, f"{at}: {what}", inner, [cls], True))
@@ -276,7 +287,7 @@ class TripleDominoBoard(Board):
                 break
             if isinstance(move, Lay):
                 probe = state.copy()
-                for _ in range(back + 1):
+                for _step in range(back + 1):
                     probe.pop()
                 player = probe.current_player
                 probe.push_unchecked(move)
@@ -347,7 +358,7 @@ class TripleDominoBoard(Board):
         hand = position["hands"].get(state.current_player, [])
         selected = self._selected(state, ui, hand)
         if selected is None:
-            ui["td_hint"] = "Choose a tile from your hand first (click it, or keys 1–9)."
+            ui["td_hint"] = N_("Choose a tile from your hand first (click it, or keys 1–9).")
             return None
         fits = self._options(state)["lays"].get(selected, {})
         rotations = fits.get(target)
@@ -405,7 +416,7 @@ class TripleDominoBoard(Board):
         return False
 
     def key_help(self) -> str:
-        return (
+        return _(
             "1–9 and 0 choose a tile (N the next), T turns it where it fits two ways, D draws (−5), P passes, "
             "+ and − zoom, F fits the layout"
         )
@@ -422,10 +433,10 @@ class TripleDominoBoard(Board):
         gained = [i for i in after.last_score_items if i["player"] == mover]
         points = sum(i["points"] for i in gained)
         if isinstance(move, Lay):
-            words = f"lays {tile_name(move.tile)}"
-            bonus = [i["reason"] for i in gained if not i["reason"].startswith("tile")]
+            words = _("lays {tile}").format(tile=tile_name(move.tile))
+            bonus = [reason_words(i["reason"]) for i in gained if not i["reason"].startswith("tile")]
         elif str(move) in ("draw", "pass"):
-            words, bonus = ("draws a tile" if str(move) == "draw" else "passes"), []
+            words, bonus = (_("draws a tile") if str(move) == "draw" else _("passes")), []
         else:
             return str(move)
         if points:
@@ -433,17 +444,21 @@ class TripleDominoBoard(Board):
         return words
 
     def rules(self) -> str:
-        return RULES
+        return rules_html(_rules_diagram(), RULES)
 
     def public_text(self, text: str) -> str:
         """A chance move as the move list may show it: no dealt hands, no drawn tiles."""
         if text.startswith("deal "):
-            body, _, start = text[5:].partition(" start ")
+            body, _sep, start = text[5:].partition(" start ")
             hands = body.split("|")
             size = len(hands[0].split(",")) if hands and hands[0] else 0
-            return f"deal: {size} tiles each" if len(hands) > 1 else f"deal: {size} tiles, start tile {start}".rstrip()
+            if len(hands) > 1:
+                return _("deal: {count} tiles each").format(count=size)
+            if start:
+                return _("deal: {count} tiles, start tile {tile}").format(count=size, tile=start)
+            return _("deal: {count} tiles").format(count=size)
         if text.startswith("draw ") and text != "draw":
-            return "a tile drawn"
+            return _("a tile drawn")
         return text
 
     # ----- beside the layout -----------------------------------------------------------------------
@@ -461,45 +476,53 @@ class TripleDominoBoard(Board):
         drawn = position["turn"]["drawn"] if live else []
         solo = len(players) == 1
 
-        info = [
-            f'<p class="td-round">Round {position["round"]} · pool <strong data-pool>{len(position["pool"])}</strong> '
-            f"tile{'s' if len(position['pool']) != 1 else ''}"
-            + (
-                f" · draws left {max(0, state.options.solitaire_draw_limit - state.solitaire_draws)}"
-                if solo and state.options.solitaire_draw_limit
-                else ""
-            )
-            + "</p>"
-        ]
+        pool = len(position["pool"])
+        round_line = ngettext("Round {round} · pool {count} tile", "Round {round} · pool {count} tiles", pool).format(
+            round=position["round"], count=f"<strong data-pool>{pool}</strong>"
+        )
+        if solo and state.options.solitaire_draw_limit:
+            draws_left = max(0, state.options.solitaire_draw_limit - state.solitaire_draws)
+            round_line += " · " + _("draws left {count}").format(count=draws_left)
+        info = [f'<p class="td-round">{round_line}</p>']
+        who = f"<strong>{esc(colour_word(me))}</strong>"
         if over:
-            info.append(f'<p class="td-step"><strong>Game over.</strong> {esc(position["result"] or "")}</p>')
+            outcome = state.outcome()  # the engine's own account (its round and totals) is English
+            result = position["result"] or "" if language() == DEFAULT else ending(outcome) if outcome else ""
+            info.append(f'<p class="td-step"><strong>{esc(_("Game over."))}</strong> {esc(result)}</p>')
         elif live:
             if state.start_tile is not None:
-                step = (
-                    f"<strong>{esc(me)}</strong> holds the highest tile and opens the round: "
-                    f"click the middle to lay <strong>{esc(tile_name(state.start_tile))}</strong> (+5)."
-                )
+                step = _("{player} holds the highest tile and opens the round: click the middle to lay {tile} (+5).")
+                step = step.format(player=who, tile=f"<strong>{esc(tile_name(state.start_tile))}</strong>")
             elif state.draws:
-                step = (
-                    f"<strong>{esc(me)}</strong> drew {state.draws} tile{'s' if state.draws != 1 else ''} this turn "
-                    f"(−{5 * state.draws}). "
-                    + ("Lay it if it fits, " if options["lays"] else "It does not fit: ")
-                    + ("draw again or pass." if options["draw"] else "pass.")
-                )
+                step = ngettext(
+                    "{player} drew {count} tile this turn ({penalty}).",
+                    "{player} drew {count} tiles this turn ({penalty}).",
+                    state.draws,
+                ).format(player=who, count=state.draws, penalty=f"−{5 * state.draws}")
+                if options["lays"]:
+                    then = (
+                        _("Lay it if it fits, draw again or pass.")
+                        if options["draw"]
+                        else _("Lay it if it fits, pass.")
+                    )
+                else:
+                    then = _("It does not fit: draw again or pass.") if options["draw"] else _("It does not fit: pass.")
+                step += " " + esc(then)
             elif options["lays"]:
-                step = f"<strong>{esc(me)}</strong>: choose a tile, then a lit place (green) to lay it."
+                step = _("{player}: choose a tile, then a lit place (green) to lay it.").format(player=who)
             elif options["draw"]:
-                step = f"<strong>{esc(me)}</strong>: no tile fits. Draw one (−5)."
+                step = _("{player}: no tile fits. Draw one (−5).").format(player=who)
             else:
-                step = f"<strong>{esc(me)}</strong>: no tile fits and nothing can be drawn: pass."
+                step = _("{player}: no tile fits and nothing can be drawn: pass.").format(player=who)
             info.append(f'<p class="td-step">{step}</p>')
         else:
             info.append(
-                f'<p class="td-step"><span class="dot dot-{esc(me)}"></span> <strong>{esc(me)}</strong> is to play.</p>'
+                f'<p class="td-step"><span class="dot dot-{esc(me)}"></span> '
+                f"{_('{player} is to play.').format(player=who)}</p>"
             )
         hint = ui.get("td_hint")
         if hint and live:
-            info.append(f'<p class="td-hint" role="note">{esc(hint)}</p>')
+            info.append(f'<p class="td-hint" role="note">{esc(_(hint))}</p>')
 
         # the hand
         hand_html = ""
@@ -509,16 +532,15 @@ class TripleDominoBoard(Board):
                 places = options["lays"].get(name, {})
                 key = KEYS[i] if i < len(KEYS) else ""
                 classes = ["td-tile"] + (["fits"] if places else []) + (["new"] if name in drawn else [])
-                label = (
-                    f"{name}"
-                    + (
-                        f", fits {len(places)} place{'s' if len(places) != 1 else ''}"
-                        if places
-                        else (", does not fit now" if live else "")
+                label = name
+                if places:
+                    label += ", " + ngettext("fits {count} place", "fits {count} places", len(places)).format(
+                        count=len(places)
                     )
-                    + (", just drawn" if name in drawn else "")
-                    + (f" (key {key})" if key and live else "")
-                )
+                elif live:
+                    label += ", " + _("does not fit now")
+                label += ", " + _("just drawn") if name in drawn else ""
+                label += " " + _("(key {key})").format(key=key) if key and live else ""
                 if live:
                     buttons.append(
                         f'<button type="button" class="{" ".join(classes)}" data-board-action="tile" data-value="{name}" '
@@ -531,19 +553,26 @@ class TripleDominoBoard(Board):
                         f"{hand_tile_icon(name)}</span>"
                     )
             value = sum(int(n) for name in hand for n in name.split("-"))
-            title = "Your hand" if live or len(ui.get("td_humans", [])) == 1 else f"{shown}'s hand"
+            if live or len(ui.get("td_humans", [])) == 1:
+                title = _("Your hand")
+            else:
+                title = _("{player}'s hand").format(player=colour_word(shown))
+            count = ngettext("{count} tile, worth {value}", "{count} tiles, worth {value}", len(hand)).format(
+                count=len(hand), value=value
+            )
+            nothing = f"<em>{esc(_('empty'))}</em>"
             hand_html = (
-                f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(shown)}): '
-                f"{len(hand)} tile{'s' if len(hand) != 1 else ''}, worth {value}</p>"
-                f'<div class="td-tiles">{"".join(buttons) or "<em>empty</em>"}</div></div>'
+                f'<div class="td-hand" data-hand-of="{esc(shown)}"><p>{esc(title)} ({esc(colour_word(shown))}): '
+                f"{esc(count)}</p>"
+                f'<div class="td-tiles">{"".join(buttons) or nothing}</div></div>'
             )
         elif over:
             rows = "".join(
-                f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(p)}: '
-                f"{esc(', '.join(position['hands'][p]) or 'no tiles')}</p>"
+                f'<p class="td-final-hand" data-final-hand="{esc(p)}">{esc(colour_word(p))}: '
+                f"{esc(', '.join(position['hands'][p]) or _('no tiles'))}</p>"
                 for p in players
             )
-            hand_html = f'<div class="td-hand"><p>Tiles left in hand at the end:</p>{rows}</div>'
+            hand_html = f'<div class="td-hand"><p>{esc(_("Tiles left in hand at the end:"))}</p>{rows}</div>'
         buttons_html = ""
         if live:
 
@@ -551,7 +580,7 @@ class TripleDominoBoard(Board):
                 muted = "" if legal else ' aria-disabled="true"'
                 return (
                     f'<button type="button" class="td-act{"" if legal else " muted"}" data-target="{target}" '
-                    f'aria-keyshortcuts="{key}"{muted}>{text} <kbd>{key}</kbd></button>'
+                    f'aria-keyshortcuts="{key}"{muted}>{esc(text)} <kbd>{key}</kbd></button>'
                 )
 
             turnable = selected and any(len(r) > 1 for r in options["lays"].get(selected, {}).values())
@@ -559,21 +588,22 @@ class TripleDominoBoard(Board):
                 '<div class="td-actions">'
                 + (
                     '<button type="button" class="td-act" data-board-action="rotate" data-value="" '
-                    'aria-keyshortcuts="T">↻ Turn <kbd>T</kbd></button>'
+                    f'aria-keyshortcuts="T">↻ {esc(_("Turn"))} <kbd>T</kbd></button>'
                     if turnable
                     else ""
                 )
-                + act("draw", "Draw −5", options["draw"], "D")
-                + act("pass", "Pass", options["pass"], "P")
+                + act("draw", _("Draw −5"), options["draw"], "D")
+                + act("pass", _("Pass"), options["pass"], "P")
                 + "</div>"
             )
         others = [
-            f'<li><span class="dot dot-{esc(p)}"></span> {esc(p)}: {len(position["hands"][p])} tiles</li>'
+            f'<li><span class="dot dot-{esc(p)}"></span> {esc(colour_word(p))}: '
+            f"{esc(ngettext('{count} tile', '{count} tiles', len(position['hands'][p])).format(count=len(position['hands'][p])))}</li>"
             for p in players
             if p != shown
         ]
         others_html = (
-            f'<ul class="td-others" aria-label="tiles in the other hands">{"".join(others)}</ul>'
+            f'<ul class="td-others" aria-label="{esc(_("tiles in the other hands"))}">{"".join(others)}</ul>'
             if others and not over
             else ""
         )
@@ -588,44 +618,78 @@ class TripleDominoBoard(Board):
         if last_items:
             text = ", ".join(
                 f'<span class="item{" bonus" if not i["reason"].startswith("tile") else ""}'
-                f'{" penalty" if i["points"] < 0 else ""}">{esc(i["player"])} {i["points"]:+d} {esc(i["reason"])}</span>'
+                f'{" penalty" if i["points"] < 0 else ""}">{esc(colour_word(i["player"]))} {i["points"]:+d} '
+                f"{esc(reason_words(i['reason']))}</span>"
                 for i in last_items
             )
-            last_html = f'<p class="td-last" data-last-score>Last move scored: {text}</p>'
+            last_html = f'<p class="td-last" data-last-score>{_("Last move scored: {items}").format(items=text)}</p>'
         log = [i for i in state.score_items if i["round"] == position["round"]][-7:]
         recent = "".join(
             f'<li class="{"penalty" if i["points"] < 0 else ""}"><span class="dot dot-{esc(i["player"])}"></span>'
-            f"{esc(i['player'])} <b>{i['points']:+d}</b> {esc(i['reason'])}</li>"
+            f"{esc(colour_word(i['player']))} <b>{i['points']:+d}</b> {esc(reason_words(i['reason']))}</li>"
             for i in reversed(log)
         )
         recent_html = (
-            f'<details class="td-log" open><summary>This round</summary><ol>{recent}</ol></details>' if recent else ""
+            f'<details class="td-log" open><summary>{esc(_("This round"))}</summary><ol>{recent}</ol></details>'
+            if recent
+            else ""
         )
         rounds: dict[int, dict[str, int]] = {}
         for i in state.score_items:
             rounds.setdefault(i["round"], {p: 0 for p in players})[i["player"]] += i["points"]
-        head = "".join(f'<th scope="col"><span class="dot dot-{esc(p)}"></span>{esc(p)}</th>' for p in players)
+        head = "".join(
+            f'<th scope="col"><span class="dot dot-{esc(p)}"></span>{esc(colour_word(p))}</th>' for p in players
+        )
         body = "".join(
-            f'<tr><th scope="row">{"earlier" if r == 0 else r}</th>'
+            f'<tr><th scope="row">{esc(_("earlier")) if r == 0 else r}</th>'
             + "".join(f'<td data-round="{r}" data-player="{esc(p)}">{v[p]}</td>' for p in players)
             + "</tr>"
             for r, v in sorted(rounds.items())
         )
         totals = state.scores()
         body += (
-            '<tr class="total"><th scope="row">total</th>'
+            f'<tr class="total"><th scope="row">{esc(_("total"))}</th>'
             + "".join(f'<td data-total="{esc(p)}">{totals[p]}</td>' for p in players)
             + "</tr>"
         )
-        target = "" if solo else f" (game to {state.options.target_score})"
+        if solo:
+            caption = _("Scores by round")
+        else:
+            caption = _("Scores by round (game to {target})").format(target=state.options.target_score)
         table = (
-            f'<table class="td-rounds"><caption>Scores by round{esc(target)}</caption>'
-            f'<thead><tr><th scope="col">round</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+            f'<table class="td-rounds"><caption>{esc(caption)}</caption>'
+            f'<thead><tr><th scope="col">{esc(_("round"))}</th>{head}</tr></thead><tbody>{body}</tbody></table>'
         )
         return (
-            f'<section class="td-panel" aria-label="hand and scores">{"".join(info)}{hand_html}{buttons_html}'
+            f'<section class="td-panel" aria-label="{esc(_("hand and scores"))}">{"".join(info)}{hand_html}{buttons_html}'
             f"{others_html}{last_html}{recent_html}{table}</section>"
         )
+
+
+REASON_WORDS = {  # the engine's score reasons → the words shown for them
+    "draw": N_("draw"),
+    "empty pool": N_("empty pool"),
+    "start tile": N_("start tile"),
+    "hexagon": N_("hexagon"),
+    "double connection": N_("double connection"),
+    "bridge": N_("bridge"),
+    "last tile": N_("last tile"),
+    "tiles left in the other hands": N_("tiles left in the other hands"),
+    "blocked: tiles left in the other hands": N_("blocked: tiles left in the other hands"),
+    "blocked: own tiles left": N_("blocked: own tiles left"),
+}
+
+
+def reason_words(reason: str) -> str:
+    """A score's reason in the language in use: "tile 5-5-5", "bridge", "2 hexagons"."""
+    if reason in REASON_WORDS:
+        return _(REASON_WORDS[reason])
+    if reason.startswith("tile "):
+        return _("tile {tile}").format(tile=reason[5:])
+    count, _space, rest = reason.partition(" ")
+    if rest == "hexagons" and count.isdigit():
+        return ngettext("{count} hexagon", "{count} hexagons", int(count)).format(count=count)
+    return reason
 
 
 def _rules_diagram() -> str:
@@ -633,25 +697,42 @@ def _rules_diagram() -> str:
     left = [(10.0, 80.0), (50.0, 10.7), (90.0, 80.0)]
     right = [(50.0, 10.7), (130.0, 10.7), (90.0, 80.0)]
     return (
-        f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="two tiles side by side: '
-        f'the shared edge shows 3 and 5 on both">{tile_svg(left, (2, 3, 5), "rd-tile", 14)}'
+        f'<svg class="rules-diagram" viewBox="0 0 250 90" role="img" aria-label="'
+        f'{esc(_("two tiles side by side: the shared edge shows 3 and 5 on both"))}">'
+        f"{tile_svg(left, (2, 3, 5), 'rd-tile', 14)}"
         f'{tile_svg(right, (3, 1, 5), "rd-tile", 14)}<line x1="50" y1="10.7" x2="90" y2="80" class="rd-line"/>'
-        f'<text x="142" y="40" class="rd-text">edges and</text><text x="142" y="60" class="rd-text">corners '
-        f"match</text></svg>"
+        f'<text x="142" y="40" class="rd-text">{esc(_("edges and"))}</text>'
+        f'<text x="142" y="60" class="rd-text">{esc(_("corners match"))}</text></svg>'
     )
 
 
-RULES = (
-    f"{_rules_diagram()}"
-    "<h4>Goal</h4><ul><li>Score the most points over the rounds; the game ends after the round in which "
-    "someone reaches the target (300).</li></ul>"
-    "<h4>On your turn</h4><ul><li>Lay a tile from your hand against the layout so that the numbers of every "
-    "shared edge and every touching corner match.</li>"
-    "<li>Cannot or will not lay: draw (−5 each, up to three) and lay the tile just drawn if it fits, or "
-    "pass.</li></ul>"
-    "<h4>Scoring</h4><ul><li>A tile scores its three numbers.</li><li>Bridge +30, double connection +25, "
-    "closing a hexagon +40.</li><li>The highest triple opens the round (+5).</li>"
-    "<li>Laying your last tile ends the round: +20 and the values left in the other hands.</li></ul>"
+RULES: tuple[RulesSection, ...] = (
+    (
+        N_("Goal"),
+        (
+            N_(
+                "Score the most points over the rounds; the game ends after the round in which someone reaches the target (300)."
+            ),
+        ),
+    ),
+    (
+        N_("On your turn"),
+        (
+            N_(
+                "Lay a tile from your hand against the layout so that the numbers of every shared edge and every touching corner match."
+            ),
+            N_("Cannot or will not lay: draw (−5 each, up to three) and lay the tile just drawn if it fits, or pass."),
+        ),
+    ),
+    (
+        N_("Scoring"),
+        (
+            N_("A tile scores its three numbers."),
+            N_("Bridge +30, double connection +25, closing a hexagon +40."),
+            N_("The highest triple opens the round (+5)."),
+            N_("Laying your last tile ends the round: +20 and the values left in the other hands."),
+        ),
+    ),
 )
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ui.i18n import _
+
 from . import esc
 
 STEP = 1.5  # one press of + or − zooms by this factor
@@ -105,7 +107,7 @@ class Zoom:
         self,
         ui: dict[str, Any],
         fit: Frame,
-        what: str = "the board",
+        what: str = "",
         zoom_attr: str = 'data-board-action="zoom"',
         view_attr: str = 'data-board-action="view"',
     ) -> str:
@@ -114,10 +116,11 @@ class Zoom:
         now = self.view(ui, fit)
         closest = now.width <= fit.width / self.most * 1.01
         whole = now.width >= fit.width * 0.99
+        what = what or _("the board")
         buttons = (
-            ("in", "+", f"zoom in on {what}", closest),
-            ("out", "−", "zoom out", whole),
-            ("fit", "⤢", f"show all of {what}", whole),
+            ("in", "+", _("zoom in on {what}").format(what=what), closest),
+            ("out", "−", _("zoom out"), whole),
+            ("fit", "⤢", _("show all of {what}").format(what=what), whole),
         )
         html = "".join(
             f'<button type="button" class="zoom-{value}" {zoom_attr} data-value="{value}" '
@@ -125,6 +128,6 @@ class Zoom:
             for value, text, label, off in buttons
         )
         return (
-            f'<div class="zoom-controls" role="group" aria-label="zoom">{html}'
+            f'<div class="zoom-controls" role="group" aria-label="{esc(_("zoom"))}">{html}'
             f'<button type="button" hidden {view_attr} data-zoom-commit data-value=""></button></div>'
         )

@@ -17,6 +17,8 @@ from pyscript import window
 
 from engine import StonesError
 from ui import pages, think
+from ui.i18n import _
+from ui.words import reason
 from ui.session import StaleAnswerError
 
 from .dom import after_paint, js_object
@@ -153,7 +155,7 @@ class ComputerPlayers:
         except StaleAnswerError:
             pass
         except StonesError as exc:  # the worker's answer failed or the engine refused it: say so, stop
-            self.problem = f"its move went wrong ({exc})"
+            self.problem = _("its move went wrong ({reason})").format(reason=reason(exc))
         self.turn_begins()  # the next player's turn begins as this move shows
         page.after_change()
         if played is None:

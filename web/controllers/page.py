@@ -20,8 +20,9 @@ from boards.thumbnail import thumbnail
 from engine import OptionError, StonesError, get_game
 from ui import pages
 from ui.home import home, message
+from ui.i18n import _
 from ui.session import Session, check_think, seat_kinds
-from ui.words import ending, flag_fell, refusal
+from ui.words import ending, flag_fell, reason, refusal
 
 from .clock import TurnClock
 from .computer import ComputerPlayers
@@ -137,6 +138,33 @@ class Page:
         self.computer.turn_begins()
         self.new_screen(pages.play_frame(self.open_session, self.open_session.board.key_help()))
         self.render_play()
+
+    def redraw(self) -> None:
+        """The screen on show drawn again (the language changed); a set-up keeps what was filled in."""
+        if self.screen == "play" and self.session is not None:
+            self.session.reset_words()
+            self.show_play(focus=False)
+        elif self.screen == "setup" and self.setup_game is not None:
+            self.remember_setup()
+            self.show_setup(self.setup_game)
+        elif self.screen == "scan":
+            self.scan.redraw()
+        else:
+            self.show_home()
+
+    def remember_setup(self) -> None:
+        """What the set-up form holds now, kept for the next drawing of it (unreadable values are dropped)."""
+        try:
+            options, seats, seed = self.read_setup()
+            think_seconds = check_think(el("think").value)
+        except StonesError:
+            return
+        self.setup_memory[self.setup_game or ""] = {
+            "options": options,
+            "seats": seats,
+            "seed": seed,
+            "think": think_seconds,
+        }
 
     def render_play(self) -> None:
         session = self.open_session
@@ -336,7 +364,7 @@ class Page:
             think_seconds = check_think(el("think").value)
             session = Session.new(game_id, options, seed, seats, think_seconds)
         except StonesError as exc:
-            el("setup-error").textContent = str(exc)
+            el("setup-error").textContent = reason(exc)
             return
         self.setup_memory[game_id] = {"options": options, "seats": seats, "seed": seed + 1, "think": think_seconds}
         self.play(session, "")
@@ -369,7 +397,7 @@ class Page:
         try:
             seed = int(seed_text) if seed_text.strip() else random.randrange(1, 1_000_000)
         except ValueError:
-            raise OptionError(f"the seed must be a whole number, not {seed_text!r}") from None
+            raise OptionError(f"the seed must be a whole number, not {seed_text!r}", rule="seed") from None
         return options, seats, seed
 
     def setup_changed(self, changed: Any) -> None:
@@ -381,7 +409,7 @@ class Page:
             options, seats, seed = self.read_setup()
             players = pages.players_for(self.setup_game_id, options)
         except StonesError as exc:
-            error.textContent = str(exc)
+            error.textContent = reason(exc)
             return
         error.textContent = ""
         kinds = seat_kinds(self.setup_game_id)
@@ -428,7 +456,7 @@ class Page:
                 event.preventDefault()
                 self.act(node.getAttribute("data-action"), node)
         except Exception as exc:  # a bug must show, not freeze the page silently
-            self.show_message("error", f"Something went wrong: {type(exc).__name__}: {exc}")
+            self.show_message("error", _("Something went wrong: {error}").format(error=f"{type(exc).__name__}: {exc}"))
             raise
 
     def on_submit(self, event: Any) -> None:
@@ -438,6 +466,8 @@ class Page:
 
     def on_change(self, event: Any) -> None:
         target = event.target
+        if target.id == "language":  # main.py's own listener changes the language
+            return
         if self.screen == "scan":
             from ui.scan import FILE_INPUTS  # loaded with the scan screen: only there can a photo be chosen
 

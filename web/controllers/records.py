@@ -10,7 +10,10 @@ from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
 from engine import StonesError
+from ui.catalogue import game_title
+from ui.i18n import _, ngettext
 from ui.session import Session
+from ui.words import reason
 
 LINK_LIFETIME_MS = 10_000  # the download's object URL outlives the click that starts the download
 
@@ -28,7 +31,9 @@ def export_game(session: Session) -> str:
     link.click()
     link.remove()
     window.setTimeout(create_proxy(lambda: window.URL.revokeObjectURL(url)), LINK_LIFETIME_MS)
-    return f"Exported the game ({len(session.state.history)} moves) as {link.download}"
+    count = len(session.state.history)
+    words = ngettext("Exported the game ({count} move) as {file}", "Exported the game ({count} moves) as {file}", count)
+    return words.format(count=count, file=link.download)
 
 
 async def open_game(file: Any) -> tuple[Session | None, str]:
@@ -38,7 +43,11 @@ async def open_game(file: Any) -> tuple[Session | None, str]:
         text = await file.text()
         session = Session.from_record(text)
     except StonesError as exc:
-        return None, f"Could not open {name}: {exc}. Your current game is unchanged."
+        why = reason(exc)
     except Exception as exc:  # an unreadable file
-        return None, f"Could not open {name}: {type(exc).__name__}: {exc}. Your current game is unchanged."
-    return session, f"Opened {name}: {session.game.title}, {len(session.move_rows())} moves"
+        why = f"{type(exc).__name__}: {exc}"
+    else:
+        count = len(session.move_rows())
+        words = ngettext("Opened {file}: {game}, {count} move", "Opened {file}: {game}, {count} moves", count)
+        return session, words.format(file=name, game=game_title(session.game.id), count=count)
+    return None, _("Could not open {file}: {reason}. Your current game is unchanged.").format(file=name, reason=why)

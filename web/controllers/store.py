@@ -1,4 +1,4 @@
-"""The game in progress, kept in the browser's storage after every move and restored on reload."""
+"""What the browser keeps between visits: the game in progress (saved after every move), the language."""
 
 from __future__ import annotations
 
@@ -8,6 +8,26 @@ if TYPE_CHECKING:
     from ui.session import Session
 
 STORE_KEY = "stones/current-game"
+LANGUAGE_KEY = "stones/language"
+
+
+class LanguageStore:
+    """The language a person picked, in a Web Storage; none kept means the browser's languages decide."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    def picked(self) -> str:
+        try:
+            return str(self.storage.getItem(LANGUAGE_KEY) or "")
+        except Exception:  # storage disabled: the browser's languages decide each visit
+            return ""
+
+    def remember(self, language: str) -> None:
+        try:
+            self.storage.setItem(LANGUAGE_KEY, language)
+        except Exception:  # storage full or disabled: the language holds for this visit only
+            pass
 
 
 class GameStore:
@@ -26,13 +46,17 @@ class GameStore:
         try:
             self.storage.setItem(STORE_KEY, saved_json(session))
         except Exception as exc:  # the browser refused: say so, lose nothing on screen
-            return f"the game could not be saved in this browser ({exc})"
+            from ui.i18n import _
+
+            return _("the game could not be saved in this browser ({reason})").format(reason=exc)
         return ""
 
     def restore(self) -> tuple[Session | None, str]:
         """The saved game, or None and why it could not be restored (then it is forgotten)."""
         from engine import StonesError
+        from ui.i18n import _
         from ui.session import restore
+        from ui.words import reason
 
         text = self.storage.getItem(STORE_KEY)
         if not text:
@@ -41,4 +65,4 @@ class GameStore:
             return restore(text), ""
         except StonesError as exc:
             self.storage.removeItem(STORE_KEY)
-            return None, f"Your saved game could not be restored: {exc}"
+            return None, _("Your saved game could not be restored: {reason}").format(reason=reason(exc))

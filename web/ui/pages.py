@@ -13,39 +13,38 @@ from typing import Any
 from boards import board_for, esc
 from engine import CHANCE, OptionError, Outcome, get_game
 
-from .catalogue import summary_of
+from .catalogue import game_summary, game_title
+from .i18n import DEFAULT, N_, _, language, ngettext
+from .options import option_choice, option_help, option_label
 from .session import HUMAN, SEAT_KINDS, THINK_DEFAULT, THINK_RANGE, Session, seat_kinds
-from .words import ending, name_of
+from .words import capitalised, colour_word, ending, name_of
 
 PLAYERS_OPTION = "players"  # a game's player count: asked with the seats, not among the rule switches
 CHANCE_PROBE_PLIES = 12  # a seeded random opening this long shows whether a game (so set up) has chance
 MATCHES = {  # "Who plays": the seats each choice gives (the first seat, then every other seat)
-    "medium": ("You against the computer (medium)", HUMAN, "medium"),
-    "easy": ("You against the computer (easy)", HUMAN, "easy"),
-    "hard": ("You against the computer (hard)", HUMAN, "hard"),
-    "people": ("People taking turns on this device", HUMAN, HUMAN),
-    "watch": ("The computer against itself (medium)", "medium", "medium"),
+    "medium": (N_("You against the computer (medium)"), HUMAN, "medium"),
+    "easy": (N_("You against the computer (easy)"), HUMAN, "easy"),
+    "hard": (N_("You against the computer (hard)"), HUMAN, "hard"),
+    "people": (N_("People taking turns on this device"), HUMAN, HUMAN),
+    "watch": (N_("The computer against itself (medium)"), "medium", "medium"),
 }
 MATCH_DEFAULT = "medium"
 MATCH_CUSTOM = "custom"  # the seats chosen one by one
-SEAT_WORDS = {HUMAN: "a person"}  # the seat menu's words (the levels' come from SEAT_KINDS)
+SEAT_WORDS = {HUMAN: N_("a person")}  # the seat menu's words (the levels' come from SEAT_KINDS)
 
 
 # ----- set-up --------------------------------------------------------------------------
-def option_label(name: str) -> str:
-    """An option's name as a label: "no_removal_draw" → "No removal draw"."""
-    return name.replace("_", " ").capitalize()
-
-
 def option_field(opt: dict[str, Any], value: Any) -> str:
     name, kind = opt["name"], opt["type"]
     label = option_label(name)
     field_id = f"opt-{name}"
-    help_text = f'<small id="{field_id}-help">{esc(opt["help"])}</small>' if opt.get("help") else ""
-    described = f' aria-describedby="{field_id}-help"' if opt.get("help") else ""
+    words = option_help(name, opt.get("help") or "")
+    help_text = f'<small id="{field_id}-help">{esc(words)}</small>' if words else ""
+    described = f' aria-describedby="{field_id}-help"' if words else ""
     if opt.get("choices"):
         choices = "".join(
-            f'<option value="{esc(c)}"{" selected" if c == value else ""}>{esc(c)}</option>' for c in opt["choices"]
+            f'<option value="{esc(c)}"{" selected" if c == value else ""}>{esc(option_choice(c))}</option>'
+            for c in opt["choices"]
         )
         control = f'<select id="{field_id}" name="opt:{name}" data-type="{kind}"{described}>{choices}</select>'
     elif kind == "bool":
@@ -84,13 +83,15 @@ def read_options(schema: list[dict[str, Any]], raw: dict[str, Any]) -> dict[str,
         elif opt.get("choices"):
             match = [c for c in opt["choices"] if str(c) == str(value)]
             if not match:
-                raise OptionError(f"{name}: choose one of {', '.join(map(str, opt['choices']))}")
+                raise OptionError(f"{name}: choose one of {', '.join(map(str, opt['choices']))}", rule="choice")
             out[name] = match[0]
         elif opt["type"] == "int":
             try:
                 out[name] = int(str(value).strip())
             except ValueError:
-                raise OptionError(f"{name.replace('_', ' ')} takes a whole number, not {value!r}") from None
+                raise OptionError(
+                    f"{name.replace('_', ' ')} takes a whole number, not {value!r}", rule="option type"
+                ) from None
         else:
             out[name] = value
     return out
@@ -114,7 +115,7 @@ def has_chance(game_id: str, options: dict[str, Any]) -> bool:
 
 def match_seats(match: str, players: list[str], kinds: dict[str, str]) -> dict[str, str]:
     """The seats a "Who plays" choice gives (a level the game lacks falls back to a person)."""
-    _, first, others = MATCHES[match]
+    _label, first, others = MATCHES[match]
     seats = {p: (first if i == 0 else others) for i, p in enumerate(players)}
     return {p: kind if kind in kinds else HUMAN for p, kind in seats.items()}
 
@@ -133,7 +134,7 @@ def default_seats(game_id: str, players: list[str]) -> dict[str, str]:
 
 
 def seat_label(kind: str, kinds: dict[str, str]) -> str:
-    return SEAT_WORDS.get(kind, kinds.get(kind, kind))
+    return _(SEAT_WORDS.get(kind, kinds.get(kind, kind)))
 
 
 def seats_fieldset(
@@ -143,16 +144,17 @@ def seats_fieldset(
     kinds = kinds or SEAT_KINDS
     chosen = match_of(seats, players, kinds)
     if len(players) == 1:
-        listed = [("people", "You alone (solitaire)"), ("watch", "The computer alone (medium)")]
+        listed = [("people", _("You alone (solitaire)")), ("watch", _("The computer alone (medium)"))]
     else:
-        listed = [(key, label) for key, (label, _, _) in MATCHES.items()]
-    listed.append((MATCH_CUSTOM, "Each seat as chosen below"))
+        listed = [(key, _(label)) for key, (label, _first, _others) in MATCHES.items()]
+    listed.append((MATCH_CUSTOM, _("Each seat as chosen below")))
     matches = "".join(
         f'<option value="{key}"{" selected" if key == chosen else ""}>{esc(label)}</option>' for key, label in listed
     )
+    who_plays = esc(_("Who plays"))
     return (
-        f'<fieldset id="seats"><legend>Who plays</legend>'
-        f'<div class="field match"><label for="match" class="sr-only">Who plays</label>'
+        f'<fieldset id="seats"><legend>{who_plays}</legend>'
+        f'<div class="field match"><label for="match" class="sr-only">{who_plays}</label>'
         f'<select id="match" name="match">{matches}</select></div>{count}'
         f'<div class="seat-rows" id="seat-rows">{seat_rows(players, seats, kinds)}</div></fieldset>'
     )
@@ -168,7 +170,7 @@ def seat_rows(players: list[str], seats: dict[str, str], kinds: dict[str, str]) 
             for k in kinds
         )
         rows.append(
-            f'<div class="field seat"><label for="seat-{esc(player)}">{esc(player.capitalize())}</label>'
+            f'<div class="field seat"><label for="seat-{esc(player)}">{esc(name_of(player))}</label>'
             f'<select id="seat-{esc(player)}" name="seat:{esc(player)}">{options}</select></div>'
         )
     return "".join(rows)
@@ -184,20 +186,21 @@ def players_field(game_id: str, options: dict[str, Any]) -> str:
 
 def think_field(seconds: float) -> str:
     low, high = THINK_RANGE
+    label = _("Computer's time per move (seconds)")
     return (
-        f'<div class="field"><label for="think">Computer\'s time per move (seconds)</label>'
+        f'<div class="field"><label for="think">{esc(label)}</label>'
         f'<input type="number" id="think" name="think" value="{seconds:g}" min="{low:g}" max="{high:g}" step="0.1" '
-        f'inputmode="decimal" aria-describedby="think-help"><small id="think-help">how long a computer player, '
-        f"or a hint, may think about one move</small></div>"
+        f'inputmode="decimal" aria-describedby="think-help"><small id="think-help">'
+        f"{esc(_('how long a computer player, or a hint, may think about one move'))}</small></div>"
     )
 
 
 def seed_fieldset(seed: int) -> str:
     """The seed, for games with chance only."""
     return (
-        f'<fieldset><legend>Chance</legend><div class="field"><label for="seed">Seed</label>'
+        f'<fieldset><legend>{esc(_("Chance"))}</legend><div class="field"><label for="seed">{esc(_("Seed"))}</label>'
         f'<input type="number" id="seed" name="seed" value="{seed}" step="1" inputmode="numeric" '
-        f'aria-describedby="seed-help"><small id="seed-help">the same seed deals the same draws and rolls'
+        f'aria-describedby="seed-help"><small id="seed-help">{esc(_("the same seed deals the same draws and rolls"))}'
         f"</small></div></fieldset>"
     )
 
@@ -229,19 +232,20 @@ def setup(
         chance = False
     board = board_for(game)
     return (
-        f'<section class="setup" aria-labelledby="setup-title"><h2 id="setup-title">{esc(info["title"])}</h2>'
-        f'<p class="setup-summary">{esc(summary_of(info["rules"]))}</p>'
+        f'<section class="setup" aria-labelledby="setup-title"><h2 id="setup-title">{esc(game_title(game_id))}</h2>'
+        f'<p class="setup-summary">{esc(game_summary(game_id))}</p>'
         f'<form id="setup" data-game="{game_id}" novalidate>'
         f'<div id="seats-wrap">{seats_fieldset(players, seats, kinds, count)}</div>'
-        f'<details class="more-options" id="more-options"><summary>More options</summary>'
-        f"<fieldset><legend>Rules</legend>{rules or '<p>This game has no rule switches.</p>'}</fieldset>"
-        f"<fieldset><legend>Computer players</legend>{think_field(think_seconds)}</fieldset>"
+        f'<details class="more-options" id="more-options"><summary>{esc(_("More options"))}</summary>'
+        f"<fieldset><legend>{esc(_('Rules'))}</legend>"
+        f"{rules or '<p>' + esc(_('This game has no rule switches.')) + '</p>'}</fieldset>"
+        f"<fieldset><legend>{esc(_('Computer players'))}</legend>{think_field(think_seconds)}</fieldset>"
         f'<div id="seed-wrap">{seed_fieldset(seed) if chance else ""}</div></details>'
         f'<p class="form-error" id="setup-error" role="alert">{esc(error)}</p>'
-        f'<div class="buttons"><button type="button" data-action="home">Back</button>'
-        f'<button type="submit" class="primary" data-action="start">Start the game</button></div>'
+        f'<div class="buttons"><button type="button" data-action="home">{esc(_("Back"))}</button>'
+        f'<button type="submit" class="primary" data-action="start">{esc(_("Start the game"))}</button></div>'
         f"</form>"
-        f'<section class="how-to-play" aria-labelledby="how-title"><h3 id="how-title">How to play</h3>'
+        f'<section class="how-to-play" aria-labelledby="how-title"><h3 id="how-title">{esc(_("How to play"))}</h3>'
         f"{board.rules()}</section></section>"
     )
 
@@ -250,24 +254,26 @@ def setup(
 def play_frame(session: Session, key_help: str) -> str:
     """The play screen's fixed frame; the page (controllers.page) fills its parts."""
     game = session.game
-    keys = "Arrow keys move on the board, Enter or Space plays, U undoes, R redoes, H asks for a hint"
+    keys = _("Arrow keys move on the board, Enter or Space plays, U undoes, R redoes, H asks for a hint")
     if key_help:
         keys += f", {key_help}"
     return (
-        f'<section class="play" data-game="{game.id}" aria-label="{esc(game.title)}">'
+        f'<section class="play" data-game="{game.id}" aria-label="{esc(game_title(game.id))}">'
         f'<div class="status-bar" id="status-bar"><div class="status" id="status" role="status" aria-live="polite">'
         f"</div></div>"
         f'<div class="message" id="message" role="alert" aria-live="assertive"></div>'
         f'<div class="layout"><div class="board-area" id="board-area">'
         f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div><div id="summary"></div></div>'
         f'<aside class="side">'
-        f'<div class="toolbar" id="toolbar" role="toolbar" aria-label="game actions"></div>'
+        f'<div class="toolbar" id="toolbar" role="toolbar" aria-label="{esc(_("game actions"))}"></div>'
         f'<div class="hint-box" id="hint" aria-live="polite"></div>'
         f'<div id="panel"></div>'
-        f'<h3 class="moves-title">Moves</h3><ol class="moves" id="moves" aria-label="moves: pick one to see its position"></ol>'
-        f'<details class="rules" id="rules"><summary>How to play {esc(game.title)}</summary>'
+        f'<h3 class="moves-title">{esc(_("Moves"))}</h3>'
+        f'<ol class="moves" id="moves" aria-label="{esc(_("moves: pick one to see its position"))}"></ol>'
+        f'<details class="rules" id="rules"><summary>'
+        f"{esc(_('How to play {game}').format(game=game_title(game.id)))}</summary>"
         f'<div class="rules-body">{session.board.rules()}</div>'
-        f'<p class="keys"><strong>Keyboard:</strong> {esc(keys)}.</p></details>'
+        f'<p class="keys"><strong>{esc(_("Keyboard:"))}</strong> {esc(keys)}.</p></details>'
         f"</aside></div></section>"
     )
 
@@ -278,9 +284,9 @@ def fmt_clock(seconds: float) -> str:
 
 
 AI_NOTES = {  # what the status line says while a computer player works, by the worker's state
-    "ready": "thinking…",
-    "starting": "thinking… (the computer player is still starting)",
-    "here": "thinking on this page (it is busy until the move)",
+    "ready": N_("thinking…"),
+    "starting": N_("thinking… (the computer player is still starting)"),
+    "here": N_("thinking on this page (it is busy until the move)"),
 }
 
 
@@ -294,21 +300,21 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
         turn = (
             f'<p class="turn viewing-note" data-viewing="{session.viewing}">{esc(viewing_words(session))}</p>'
             f'<div class="viewing-actions">{step_buttons(session)}'
-            f'<button type="button" data-action="live" class="primary">Back to the game</button>'
-            f'<button type="button" data-action="continue">Continue from here</button></div>'
+            f'<button type="button" data-action="live" class="primary">{esc(_("Back to the game"))}</button>'
+            f'<button type="button" data-action="continue">{esc(_("Continue from here"))}</button></div>'
         )
     elif outcome is not None:
         reopen = (
             ""
             if session.shows_summary()
-            else '<button type="button" data-action="summary" class="link">Show the summary</button>'
+            else f'<button type="button" data-action="summary" class="link">{esc(_("Show the summary"))}</button>'
         )
         turn = (
             f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}" '
-            f'data-termination="{outcome.termination.value}">Game over. {esc(ending(outcome))} {reopen}</p>'
+            f'data-termination="{outcome.termination.value}">{esc(_("Game over."))} {esc(ending(outcome))} {reopen}</p>'
         )
     elif shown.current_player == CHANCE:
-        turn = '<p class="turn">Drawing…</p>'
+        turn = f'<p class="turn">{esc(_("Drawing…"))}</p>'
     else:
         player = shown.current_player
         seat = session.seats.get(player, HUMAN)
@@ -317,11 +323,11 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
         if session.thinking == "move" and seat != HUMAN:
             busy = (
                 f' <span class="thinking" data-thinking="{esc(player)}"><span class="spinner small" aria-hidden="true">'
-                f"</span>{esc(AI_NOTES.get(ai_state, AI_NOTES['ready']))}</span>"
+                f"</span>{esc(_(AI_NOTES.get(ai_state, AI_NOTES['ready'])))}</span>"
             )
         turn = (
             f'<p class="turn" data-turn="{esc(player)}"><span class="dot dot-{esc(player)}"></span>'
-            f"{esc(name_of(player))} to play{esc(who)}{busy}</p>"
+            f"{esc(_('{player} to play').format(player=name_of(player)))}{esc(who)}{busy}</p>"
         )
     tally, unit = board.tally(shown)
     items = " ".join(
@@ -337,13 +343,13 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
             '<p class="clocks">'
             + " ".join(
                 f'<span class="clock{" running" if p == shown.current_player and outcome is None and not past else ""}" '
-                f'data-clock="{esc(p)}">{esc(p)} {fmt_clock(t)}</span>'
+                f'data-clock="{esc(p)}">{esc(colour_word(p))} {fmt_clock(t)}</span>'
                 for p, t in clock_now.items()
             )
             + "</p>"
         )
     return (
-        f'{turn}<p class="scores"><span class="unit">{esc(unit.capitalize())}:</span> {items}</p>'
+        f'{turn}<p class="scores"><span class="unit">{esc(capitalised(unit))}:</span> {items}</p>'
         f"{f'<p class=status-note>{note}</p>' if note else ''}{clock}"
     )
 
@@ -361,19 +367,19 @@ def toolbar(session: Session) -> str:
 
     menu = "".join(
         [
-            button("new", "New game", role="menuitem"),
-            button("export", "Export this game", role="menuitem"),
-            button("import", "Open a saved game…", role="menuitem"),
+            button("new", _("New game"), role="menuitem"),
+            button("export", _("Export this game"), role="menuitem"),
+            button("import", _("Open a saved game…"), role="menuitem"),
         ]
     )
     return "".join(
         [
             button(
-                "hint", "Hint", session.viewing is None and session.human_to_move() and session.thinking is None, "H"
+                "hint", _("Hint"), session.viewing is None and session.human_to_move() and session.thinking is None, "H"
             ),
-            button("undo", "Undo", session.can_undo(), "U"),
-            button("redo", "Redo", session.can_redo(), "R"),
-            f'<details class="menu" id="game-menu"><summary aria-label="more actions">More</summary>'
+            button("undo", _("Undo"), session.can_undo(), "U"),
+            button("redo", _("Redo"), session.can_redo(), "R"),
+            f'<details class="menu" id="game-menu"><summary aria-label="{esc(_("more actions"))}">{esc(_("More"))}</summary>'
             f'<div class="menu-list" role="menu">{menu}</div></details>',
         ]
     )
@@ -382,20 +388,25 @@ def toolbar(session: Session) -> str:
 def hint_box(session: Session, ai_state: str = "ready") -> str:
     """The hint being thought about, or the one found: its move and how the position looks."""
     if session.thinking == "hint":
-        note = AI_NOTES.get(ai_state, AI_NOTES["ready"])
-        return f'<p class="hint-wait"><span class="spinner small" aria-hidden="true"></span>Hint: {esc(note)}</p>'
+        note = _(AI_NOTES.get(ai_state, AI_NOTES["ready"]))
+        return (
+            f'<p class="hint-wait"><span class="spinner small" aria-hidden="true"></span>'
+            f"{esc(_('Hint: {note}').format(note=note))}</p>"
+        )
     hint = session.hint
     if hint is None or session.viewing is not None:
         return ""
     if hint.get("win_chance") is not None:
-        how = f"about {round(100 * hint['win_chance'])}% to win"
+        how = _("about {percent}% to win").format(percent=round(100 * hint["win_chance"]))
     elif hint.get("margin") is not None:
-        how = f"expected margin {'+' if hint['margin'] >= 0 else '−'}{abs(hint['margin']):.1f} points"
+        margin = f"{'+' if hint['margin'] >= 0 else '−'}{abs(hint['margin']):.1f}"
+        how = _("expected margin {margin} points").format(margin=margin)
     else:
         how = ""
-    how = how or hint.get("text", "")
+    if not how and language() == DEFAULT:  # the engine's own note is English: other languages show the move alone
+        how = hint.get("text", "")
     return (
-        f'<p class="hint-found" data-hint="{esc(hint["move"])}"><strong>Hint:</strong> play '
+        f'<p class="hint-found" data-hint="{esc(hint["move"])}"><strong>{esc(_("Hint:"))}</strong> {esc(_("play"))} '
         f'<b class="hint-move">{esc(hint["move"])}</b>{f" — {esc(how)}" if how else ""}</p>'
     )
 
@@ -403,11 +414,11 @@ def hint_box(session: Session, ai_state: str = "ready") -> str:
 def ai_problem(reason: str, seconds: float) -> str:
     """The worker failed: say why, and offer the way on (try again, or think on this page)."""
     return (
-        f'<div class="ai-problem" data-ai-problem="1"><p class="msg msg-warn">The computer player cannot '
-        f'think in the background: {esc(reason)}.</p><div class="buttons">'
-        f'<button type="button" class="primary" data-action="ai-here">Let this page think '
-        f"(it is busy about {seconds:g} s a move)</button>"
-        f'<button type="button" data-action="ai-retry">Try the background player again</button></div></div>'
+        f'<div class="ai-problem" data-ai-problem="1"><p class="msg msg-warn">'
+        f"{esc(_('The computer player cannot think in the background: {reason}.').format(reason=reason))}"
+        f'</p><div class="buttons"><button type="button" class="primary" data-action="ai-here">'
+        f"{esc(_('Let this page think (it is busy about {seconds} s a move)').format(seconds=f'{seconds:g}'))}</button>"
+        f'<button type="button" data-action="ai-retry">{esc(_("Try the background player again"))}</button></div></div>'
     )
 
 
@@ -416,8 +427,9 @@ def step_buttons(session: Session) -> str:
     shown = session.viewing or 0
     return (
         f'<button type="button" data-action="view" data-ply="{max(shown - 1, 0)}"{" disabled" if shown == 0 else ""}'
-        f' aria-label="one move back">‹ Back</button>'
-        f'<button type="button" data-action="view" data-ply="{shown + 1}" aria-label="one move on">On ›</button>'
+        f' aria-label="{esc(_("one move back"))}">‹ {esc(_("Back"))}</button>'
+        f'<button type="button" data-action="view" data-ply="{shown + 1}" aria-label="{esc(_("one move on"))}">'
+        f'{esc(_("On"))} ›</button>'
     )
 
 
@@ -436,35 +448,36 @@ def summary(session: Session) -> str:
         for p, value in tally.items()
     )
     moves = session.move_number(state.ply)
+    after = ngettext("After {count} move", "After {count} moves", moves)
     return (
         f'<section class="summary" id="summary-box" aria-labelledby="summary-title" '
         f'data-outcome="{esc(outcome.winner or "draw")}" data-termination="{outcome.termination.value}">'
-        f'<h2 id="summary-title" tabindex="-1">Game over</h2>'
+        f'<h2 id="summary-title" tabindex="-1">{esc(_("Game over"))}</h2>'
         f'<p class="summary-ending">{esc(ending(outcome))}</p>'
-        f'<table class="score-sheet"><caption>After {moves} moves</caption>'
-        f'<thead><tr><th scope="col">Player</th><th scope="col">{esc(unit.capitalize())}</th>'
-        f'<th scope="col">Result</th></tr></thead><tbody>{rows}</tbody></table>'
+        f'<table class="score-sheet"><caption>{esc(after.format(count=moves))}</caption>'
+        f'<thead><tr><th scope="col">{esc(_("Player"))}</th><th scope="col">{esc(unit.capitalize())}</th>'
+        f'<th scope="col">{esc(_("Result"))}</th></tr></thead><tbody>{rows}</tbody></table>'
         f'<div class="buttons summary-actions">'
-        f'<button type="button" class="primary" data-action="again">Play again</button>'
-        f'<button type="button" data-action="replay">Replay the moves</button>'
-        f'<button type="button" data-action="export">Export this game</button>'
-        f'<button type="button" data-action="close-summary">See the board</button></div></section>'
+        f'<button type="button" class="primary" data-action="again">{esc(_("Play again"))}</button>'
+        f'<button type="button" data-action="replay">{esc(_("Replay the moves"))}</button>'
+        f'<button type="button" data-action="export">{esc(_("Export this game"))}</button>'
+        f'<button type="button" data-action="close-summary">{esc(_("See the board"))}</button></div></section>'
     )
 
 
 def result_of(outcome: Outcome, player: str) -> str:
     """A player's line of the score sheet: their place, or whether they won."""
     if outcome.places:
-        return f"place {outcome.places.index(player) + 1}" if player in outcome.places else ""
+        return _("place {place}").format(place=outcome.places.index(player) + 1) if player in outcome.places else ""
     if player not in outcome.winners:
         return ""
-    return "wins" if outcome.winner is not None else "shares the win"
+    return _("wins") if outcome.winner is not None else _("shares the win")
 
 
 def viewing_words(session: Session) -> str:
     """ "Viewing move 12 of 40", numbered as the move list numbers the players' moves."""
     shown, last = session.move_number(session.viewing or 0), session.move_number(session.state.ply)
-    return "Viewing the start" if shown == 0 else f"Viewing move {shown} of {last}"
+    return _("Viewing the start") if shown == 0 else _("Viewing move {shown} of {last}").format(shown=shown, last=last)
 
 
 def viewing_banner(session: Session) -> str:
@@ -480,7 +493,10 @@ def moves(session: Session) -> str:
     shown_ply = session.state.ply if session.viewing is None else session.viewing
     items = [
         _move_item(
-            0, '<span class="num"></span><span class="words">Start</span>', shown_ply == 0, "the starting position"
+            0,
+            f'<span class="num"></span><span class="words">{esc(_("Start"))}</span>',
+            shown_ply == 0,
+            _("the starting position"),
         )
     ]
     for row in rows:
@@ -495,7 +511,9 @@ def moves(session: Session) -> str:
                 f'<span class="num">{row["number"]}.</span><span class="words"><b>{esc(who)}</b> '
                 f'{esc(row["words"])}{chance}</span><span class="mv">{esc(row["move"])}</span>'
             )
-            text = f"move {row['number']}, {who}: {row['words']} ({row['move']})"
+            text = _("move {number}, {player}: {words} ({move})").format(
+                number=row["number"], player=who, words=row["words"], move=row["move"]
+            )
         items.append(_move_item(row["ply"], label, row["ply"] == shown_ply, text))
     return "".join(items)
 

@@ -28,12 +28,15 @@ from engine import PositionError, StonesError, get_game
 
 from boards.sage_stones import SOLID
 from boards.zoom import Frame, Zoom
+from .catalogue import game_title
+from .i18n import N_, _, ngettext
 from .pages import esc
 from .session import Session
+from .words import colour_word, name_of, reason
 
 SCAN_GAMES = ("three-stones", "morris", "rings", "sage-stones")  # the boards the companion reads
 NOT_SCANNED = {  # the games it does not read yet, and why, in a player's words
-    "triple-domino": "not yet: its tiles lie anywhere on the table, in any shape, so there is no board to find",
+    "triple-domino": N_("not yet: its tiles lie anywhere on the table, in any shape, so there is no board to find"),
 }
 LOW_CONFIDENCE = 0.8  # below this a location is marked "to check"
 MARK_SHARE = 0.4  # a marker's radius as a share of the distance to the nearest other location
@@ -41,34 +44,29 @@ FINGER = 44.0  # CSS px a location's hit area needs
 PHONE_WIDTH = 380.0  # CSS px a phone shows the photo across: how far a tap zooms so locations reach FINGER
 API = "./api/read"  # same origin as the page: the companion serves both
 FILE_INPUTS = ("scan-camera", "scan-file")
-COMPANION_MISSING = (
+COMPANION_MISSING = N_(
     "The scanner runs on the computer that started Stones; open this page from there "
     "(a phone on the same Wi-Fi: the address that computer shows)."
 )
-COMPANION_HOW = "On that computer: ./stones start --lan prints the address for a phone."
+COMPANION_HOW = N_("On that computer: ./stones start --lan prints the address for a phone.")
 ASSUMED_WORDS = {  # what the engine assumed for a position from a photo (its key), as a sentence
-    "in_hand": "Stones in hand were counted from the board, as if none had been taken yet.",
-    "since_removal": "The count towards the no-removal draw starts again from zero.",
-    "last": "The next stone may go anywhere: a photo cannot show which stone was played last.",
-    "pouch": "The pouch holds the full set less the stones on the board.",
-    "passes": "Nobody has just passed.",
-    "players": "The players are the colours on the board, in the usual order.",
-    "scores": "The scores were counted from the board.",
+    "in_hand": N_("Stones in hand were counted from the board, as if none had been taken yet."),
+    "since_removal": N_("The count towards the no-removal draw starts again from zero."),
+    "last": N_("The next stone may go anywhere: a photo cannot show which stone was played last."),
+    "pouch": N_("The pouch holds the full set less the stones on the board."),
+    "passes": N_("Nobody has just passed."),
+    "players": N_("The players are the colours on the board, in the usual order."),
+    "scores": N_("The scores were counted from the board."),
 }
 HINTS = {  # what to do next, by the companion's error code
-    "no_board": "Take the photo from above with the whole board in view, in good light.",
-    "wrong_game": "Choose that game above and send the photo again.",
-    "not_an_image": "Choose a photo of the board instead.",
-    "too_large": "Choose a smaller photo.",
-    "too_many_pixels": "Choose a smaller photo.",
-    "too_small": "Take the photo closer to the board.",
-    "unsupported_game": "Choose one of the games above.",
+    "no_board": N_("Take the photo from above with the whole board in view, in good light."),
+    "wrong_game": N_("Choose that game above and send the photo again."),
+    "not_an_image": N_("Choose a photo of the board instead."),
+    "too_large": N_("Choose a smaller photo."),
+    "too_many_pixels": N_("Choose a smaller photo."),
+    "too_small": N_("Take the photo closer to the board."),
+    "unsupported_game": N_("Choose one of the games above."),
 }
-ITEM_WORDS = {
-    "three-stones": ("triple", "triples"),
-    "morris": ("closed mill", "closed mills"),
-    "rings": ("circle held", "circles held"),
-}  # sage-stones: its items are the stones, shown as the count
 
 
 class ScanError(Exception):
@@ -214,7 +212,7 @@ class ScanReading:
         state = get_game(self.game).from_position(self.position(to_move), seed=seed)
         outcome = state.outcome()
         if outcome is not None:
-            raise PositionError("this position is already decided: " + outcome.describe())
+            raise PositionError("this position is already decided: " + outcome.describe(), rule="decided")
         session = Session(state)
         session.advance_chance()
         return session
@@ -224,7 +222,7 @@ def assumption_sentence(assumed: str) -> str:
     """What the engine assumed ("in_hand.white not given: …") as a sentence a player reads."""
     key = assumed.split(" ", 1)[0].split(".", 1)[0]
     if key in ASSUMED_WORDS:
-        return ASSUMED_WORDS[key]
+        return _(ASSUMED_WORDS[key])
     text = assumed.split(" not given: ", 1)[-1]  # "<key> not given: <what was assumed>"
     return text[:1].upper() + text[1:].rstrip(".") + "."
 
@@ -232,7 +230,7 @@ def assumption_sentence(assumed: str) -> str:
 def read_answer(status: int, text: str, game: str) -> ScanReading:
     """The reading in the companion's HTTP answer, or ScanError saying why there is none."""
     if status in (0, 404, 405, 501):  # fetch failed (0), or a plain static server: no companion behind the page
-        raise ScanError(COMPANION_MISSING, missing=True)
+        raise ScanError(_(COMPANION_MISSING), missing=True)
     try:
         data = json.loads(text)
     except ValueError:
@@ -240,22 +238,29 @@ def read_answer(status: int, text: str, game: str) -> ScanReading:
     if status != 200:
         raise ScanError(describe_failure(status, data))
     if data is None:
-        raise ScanError("the companion's answer is not JSON")
+        raise ScanError(_("the companion's answer is not JSON"))
     return ScanReading.from_answer(data, game)
 
 
 def describe_failure(status: int, data: Any) -> str:
     """The companion's refusal as a sentence with what to do next."""
     if isinstance(data, dict) and isinstance(data.get("error"), str):
-        reason = data["error"]
+        why = data["error"]
         hint = HINTS.get(str(data.get("code")), "")
-        return f"The scanner could not read this photo: {reason.rstrip('.')}." + (f" {hint}" if hint else "")
-    return f"The scanner answered with an error (HTTP {status}). Try again in a moment."
+        words = _("The scanner could not read this photo: {reason}.").format(reason=why.rstrip("."))
+        return words + (f" {_(hint)}" if hint else "")
+    return _("The scanner answered with an error (HTTP {status}). Try again in a moment.").format(status=status)
 
 
 # ----- HTML -------------------------------------------------------------------------------------
 def colour_name(colour: str | None) -> str:
+    """A location's content as data (the form's value): "empty" or the colour."""
     return "empty" if colour is None else colour
+
+
+def colour_words(colour: str | None) -> str:
+    """A location's content in the language in use."""
+    return _("empty") if colour is None else colour_word(colour)
 
 
 def _commands(text: str) -> str:
@@ -271,41 +276,50 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
     """Choose the game, then take or choose a photo; says up front when the companion is missing."""
     choices = "".join(
         f'<label class="scan-game"><input type="radio" name="scan-game" value="{g}"{" checked" if g == game else ""}>'
-        f" {esc(get_game(g).title)}</label>"
+        f" {esc(game_title(g, get_game(g).title))}</label>"
         for g in games
     )
     choices += "".join(
         f'<p class="scan-game not-scanned" data-not-scanned="{g}"><input type="radio" name="scan-game" value="{g}" '
-        f'disabled aria-describedby="why-{g}"> {esc(get_game(g).title)}: <span id="why-{g}">{esc(why)}</span></p>'
+        f'disabled aria-describedby="why-{g}"> {esc(game_title(g, get_game(g).title))}: '
+        f'<span id="why-{g}">{esc(_(why))}</span></p>'
         for g, why in NOT_SCANNED.items()
     )
     if companion is None:
-        status = '<p class="scan-status" id="scan-status" data-companion="checking">Looking for the companion…</p>'
+        status = (
+            '<p class="scan-status" id="scan-status" data-companion="checking">'
+            f"{esc(_('Looking for the companion…'))}</p>"
+        )
     elif companion:
         status = (
-            '<p class="scan-status" id="scan-status" data-companion="ready">The companion is ready: '
-            "take the photo from above, the whole board in view.</p>"
+            '<p class="scan-status" id="scan-status" data-companion="ready">'
+            f"{esc(_('The companion is ready: take the photo from above, the whole board in view.'))}</p>"
         )
     else:
         status = (
             f'<div class="scan-status missing" id="scan-status" data-companion="missing" role="alert">'
-            f"<p>{esc(COMPANION_MISSING)}</p>"
-            f'<details class="scan-how"><summary>Running Stones yourself?</summary>'
-            f"<p>{_commands(COMPANION_HOW)}</p></details>"
-            f'<button type="button" data-action="scan-recheck">Check again</button></div>'
+            f"<p>{esc(_(COMPANION_MISSING))}</p>"
+            f'<details class="scan-how"><summary>{esc(_("Running Stones yourself?"))}</summary>'
+            f"<p>{_commands(_(COMPANION_HOW))}</p></details>"
+            f'<button type="button" data-action="scan-recheck">{esc(_("Check again"))}</button></div>'
         )
     off = "" if companion else " disabled"
     fail = f'<p class="msg msg-error" id="scan-error" role="alert">{_commands(error)}</p>' if error else ""
+    intro = _(
+        "Photograph a real board: the scanner on the computer that started Stones reads it, "
+        "you check what it read, then score it or play on from it here."
+    )
     return (
-        f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan a board</h2>'
-        f'<p class="rules-text">Photograph a real board: the scanner on the computer that started Stones reads '
-        f"it, you check what it read, then score it or play on from it here.</p>"
-        f'<fieldset class="scan-games"><legend>Which game?</legend>{choices}</fieldset>'
+        f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">{esc(_("Scan a board"))}</h2>'
+        f'<p class="rules-text">{esc(intro)}</p>'
+        f'<fieldset class="scan-games"><legend>{esc(_("Which game?"))}</legend>{choices}</fieldset>'
         f"{status}{fail}"
         f'<div class="buttons scan-buttons">'
-        f'<button type="button" class="primary" data-action="scan-camera" aria-describedby="scan-status"{off}>Take a photo</button>'
-        f'<button type="button" data-action="scan-file" aria-describedby="scan-status"{off}>Choose a photo file</button>'
-        f'<button type="button" data-action="home">Back</button></div>'
+        f'<button type="button" class="primary" data-action="scan-camera" aria-describedby="scan-status"{off}>'
+        f"{esc(_('Take a photo'))}</button>"
+        f'<button type="button" data-action="scan-file" aria-describedby="scan-status"{off}>'
+        f"{esc(_('Choose a photo file'))}</button>"
+        f'<button type="button" data-action="home">{esc(_("Back"))}</button></div>'
         f'<input type="file" id="scan-camera" accept="image/*" capture="environment" hidden>'
         f'<input type="file" id="scan-file" accept="image/*" hidden>'
         f"</section>"
@@ -314,11 +328,15 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
 
 def reading_html(game: str, photo_url: str) -> str:
     return (
-        f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">Scan: {esc(get_game(game).title)}</h2>'
+        f'<section class="scan" aria-labelledby="scan-title"><h2 id="scan-title">{esc(scan_title(game))}</h2>'
         f'<div class="scan-reading" role="status"><div class="spinner" aria-hidden="true"></div>'
-        f"<p>Reading the board…</p></div>"
-        f'<div class="scan-photo waiting"><img src="{esc(photo_url)}" alt="your photo"></div></section>'
+        f"<p>{esc(_('Reading the board…'))}</p></div>"
+        f'<div class="scan-photo waiting"><img src="{esc(photo_url)}" alt="{esc(_("your photo"))}"></div></section>'
     )
+
+
+def scan_title(game: str) -> str:
+    return _("Scan: {game}").format(game=game_title(game, get_game(game).title))
 
 
 def scan_zoom(reading: ScanReading) -> Zoom:
@@ -349,12 +367,12 @@ def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] 
         classes = ["scan-cell", "stone" if colour else "empty"]
         if reading.is_doubtful(loc):
             classes.append("doubt")
-            state = f"read {round(100 * reading.confidence[loc])}% sure: check it"
+            state = _("read {percent}% sure: check it").format(percent=round(100 * reading.confidence[loc]))
         elif loc in reading.checked:
             classes.append("checked")
-            state = "checked"
+            state = _("checked")
         else:
-            state = "sure"
+            state = _("sure")
         marks = [f'<circle class="hit" r="{0.5 * spacing[loc]:.1f}"/>']
         if colour:
             marks.append(f'<circle class="disc" r="{0.55 * radius:.1f}" fill="{SOLID[colour]}"/>')
@@ -364,14 +382,16 @@ def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] 
         parts.append(
             f'<g class="{" ".join(classes)}" transform="translate({x:.1f} {y:.1f})" data-action="scan-cell" '
             f'data-cell="{esc(loc)}" data-colour="{colour_name(colour)}" role="button" tabindex="0" '
-            f'aria-haspopup="dialog" aria-label="{esc(loc)}: {colour_name(colour)}, {state}">{"".join(marks)}</g>'
+            f'aria-haspopup="dialog" aria-label="{esc(loc)}: {esc(colour_words(colour))}, {esc(state)}">'
+            f"{''.join(marks)}</g>"
         )
     zoom, fit = scan_zoom(reading), photo_frame(reading)
     ui = view if view is not None else {}
     return (
         f'<svg class="scan-overlay{zoom.svg_class(ui, fit)}" id="scan-overlay" {zoom.svg_attributes(ui, fit)} '
-        f'preserveAspectRatio="none" role="group" aria-label="your photo and the board as read: '
-        f'tap a location to set what is there">{"".join(parts)}</svg>'
+        f'preserveAspectRatio="none" role="group" '
+        f'aria-label="{esc(_("your photo and the board as read: tap a location to set what is there"))}">'
+        f"{''.join(parts)}</svg>"
     )
 
 
@@ -385,15 +405,16 @@ def palette_html(reading: ScanReading, location: str, view: dict[str, Any] | Non
     choices = "".join(
         f'<button type="button" class="choice" data-action="scan-set" data-cell="{esc(location)}" '
         f'data-colour="{colour_name(c)}" aria-pressed="{"true" if c == now else "false"}">'
-        f"{_dot(c) if c else '<span class=dot-empty></span>'}{esc(colour_name(c))}</button>"
+        f"{_dot(c) if c else '<span class=dot-empty></span>'}{esc(colour_words(c))}</button>"
         for c in reading.colour_choices()
     )
+    question = _("{location}: what is there?").format(location=location)
     return (
         f'<div class="scan-palette {"above" if top > 50 else "below"}" id="scan-palette" role="dialog" '
-        f'aria-label="{esc(location)}: what is there?" data-cell="{esc(location)}" '
-        f'style="left:{left:.1f}%;top:{top:.1f}%"><p>{esc(location)}: what is there?</p>'
+        f'aria-label="{esc(question)}" data-cell="{esc(location)}" '
+        f'style="left:{left:.1f}%;top:{top:.1f}%"><p>{esc(question)}</p>'
         f'<div class="choices">{choices}</div>'
-        f'<button type="button" class="close" data-action="scan-close" aria-label="close">✕</button></div>'
+        f'<button type="button" class="close" data-action="scan-close" aria-label="{esc(_("close"))}">✕</button></div>'
     )
 
 
@@ -403,7 +424,7 @@ def photo_html(
     """What the photo box holds: the photo with the reading, its zoom buttons, a location's palette."""
     zoom, fit = scan_zoom(reading), photo_frame(reading)
     controls = zoom.controls(
-        view or {}, fit, "the photo", zoom_attr='data-action="scan-zoom"', view_attr='data-action="scan-view"'
+        view or {}, fit, _("the photo"), zoom_attr='data-action="scan-zoom"', view_attr='data-action="scan-view"'
     )
     palette = palette_html(reading, picking, view) if picking in reading.cells else ""
     return f"{overlay_svg(reading, photo_url, view)}{controls}{palette}"
@@ -418,38 +439,40 @@ def side_html(
     """Beside the photo: what is left to check, the counts, who moves next, the actions, the score."""
     doubtful = len(reading.to_check())
     if doubtful:
-        check = (
-            f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> '
-            f"{doubtful} {'cell' if doubtful == 1 else 'cells'} to check</p>"
-        )
+        to_check = ngettext("{count} cell to check", "{count} cells to check", doubtful).format(count=doubtful)
+        check = f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> {esc(to_check)}</p>'
     else:
-        check = '<p class="scan-count" data-to-check="0">Every location read with confidence.</p>'
+        check = f'<p class="scan-count" data-to-check="0">{esc(_("Every location read with confidence."))}</p>'
     counts = " · ".join(
-        f'<span class="count">{_dot(c) if c != "empty" else ""}{n} {esc(c)}</span>' for c, n in reading.counts().items()
+        f'<span class="count">{_dot(c) if c != "empty" else ""}{n} '
+        f"{esc(colour_words(None if c == 'empty' else c))}</span>"
+        for c, n in reading.counts().items()
     )
     fixed = len(reading.corrected())
-    fixed_note = f' <span class="small">({fixed} corrected)</span>' if fixed else ""
+    fixed_note = f' <span class="small">({esc(_("{count} corrected").format(count=fixed))})</span>' if fixed else ""
     kind, text = message
     note = f'<p class="msg msg-{esc(kind)}">{esc(text)}</p>' if text else ""
-    took = f" Read in {reading.seconds:.1f} s." if reading.seconds else ""
+    took = " " + _("Read in {seconds} s.").format(seconds=f"{reading.seconds:.1f}") if reading.seconds else ""
     sides, guess = reading.movers()
     chosen = to_move if to_move in sides else guess
     movers = "".join(
-        f'<option value="{esc(c)}"{" selected" if c == chosen else ""}>{esc(c.capitalize())}</option>' for c in sides
+        f'<option value="{esc(c)}"{" selected" if c == chosen else ""}>{esc(name_of(c))}</option>' for c in sides
     )
     ask = (
-        f'<div class="field scan-to-move"><label for="scan-to-move">Who moves next?</label>'
-        f'<select id="scan-to-move">{movers}</select><small>a photo cannot show whose turn it was</small></div>'
+        f'<div class="field scan-to-move"><label for="scan-to-move">{esc(_("Who moves next?"))}</label>'
+        f'<select id="scan-to-move">{movers}</select><small>{esc(_("a photo cannot show whose turn it was"))}'
+        f"</small></div>"
         if sides
         else ""
     )
+    tap = _("Tap a location to set what is there (on a crowded board the first tap zooms in).")
     return (
         f'{check}<p class="scan-counts">{counts}{fixed_note}</p>'
-        f'<p class="small">Tap a location to set what is there (on a crowded board the first tap zooms in).{took}</p>'
+        f'<p class="small">{esc(tap)}{esc(took)}</p>'
         f'{ask}<div class="buttons scan-actions">'
-        f'<button type="button" class="primary" data-action="scan-score">Score</button>'
-        f'<button type="button" data-action="scan-play">Continue this position as a game</button>'
-        f'<button type="button" data-action="scan-again">Scan another photo</button></div>'
+        f'<button type="button" class="primary" data-action="scan-score">{esc(_("Score"))}</button>'
+        f'<button type="button" data-action="scan-play">{esc(_("Continue this position as a game"))}</button>'
+        f'<button type="button" data-action="scan-again">{esc(_("Scan another photo"))}</button></div>'
         f'<div id="scan-message" role="alert" aria-live="assertive">{note}</div>'
         f'<div id="scan-score" aria-live="polite">{score_html(reading.game, score) if score else ""}</div>'
     )
@@ -468,7 +491,7 @@ def result_html(
     ratio = width / height
     return (
         f'<section class="scan scan-result" data-game="{reading.game}" aria-labelledby="scan-title">'
-        f'<h2 id="scan-title">Scan: {esc(get_game(reading.game).title)}</h2>'
+        f'<h2 id="scan-title">{esc(scan_title(reading.game))}</h2>'
         f'<div class="scan-layout">'
         f'<div class="scan-photo zoom-wrap" id="scan-photo" style="aspect-ratio:{width:g} / {height:g};'
         f'max-width:min(100%, calc(78vh * {ratio:.4f}))">{photo_html(reading, photo_url, view, picking)}</div>'
@@ -488,16 +511,23 @@ def score_html(game: str, score: dict[str, Any]) -> str:
         earned = items.get(side, [])
         detail = ""
         if earned and game in ITEM_WORDS:
-            word = ITEM_WORDS[game][len(earned) != 1]
-            detail = f'<span class="items">{len(earned)} {word}: {esc(", ".join(earned))}</span>'
+            count = ITEM_WORDS[game](len(earned))
+            detail = f'<span class="items">{esc(count)}: {esc(", ".join(earned))}</span>'
         rows.append(
-            f'<li data-side="{esc(side)}">{_dot(side)} <span class="who">{esc(side)}</span> '
+            f'<li data-side="{esc(side)}">{_dot(side)} <span class="who">{esc(colour_word(side))}</span> '
             f'<b data-scan-score="{esc(side)}">{points}</b> {detail}</li>'
         )
-    return f'<h3>Score</h3><ul class="scan-scores">{"".join(rows)}</ul>'
+    return f'<h3>{esc(_("Score"))}</h3><ul class="scan-scores">{"".join(rows)}</ul>'
 
 
 # ----- the screen in the page ---------------------------------------------------------------------
+ITEM_WORDS = {  # what a game's score counts, for a count of them (sage-stones: its items are the stones)
+    "three-stones": lambda count: ngettext("{count} triple", "{count} triples", count).format(count=count),
+    "morris": lambda count: ngettext("{count} closed mill", "{count} closed mills", count).format(count=count),
+    "rings": lambda count: ngettext("{count} circle held", "{count} circles held", count).format(count=count),
+}
+
+
 class ScanScreen:
     """Drives the scan screen in the browser; `page` is controllers.page.Page (root, screen, session)."""
 
@@ -556,6 +586,16 @@ class ScanScreen:
         if checked and checked.value in SCAN_GAMES:
             self.game = checked.value
         return self.game
+
+    def redraw(self) -> None:
+        """The screen on show drawn again (the language changed): the reading keeps its corrections."""
+        if self.reading is None:
+            self.page.root.innerHTML = pick_html(self._chosen_game(), self.companion, self.games)
+        else:
+            to_move = self._to_move()
+            self.page.root.innerHTML = result_html(
+                self.reading, self.photo_url, self.score, view=self.view, picking=self.picking, to_move=to_move
+            )
 
     def _render_result(self, message: tuple[str, str] = ("", "")) -> None:
         self.view, self.picking = {}, None
@@ -659,7 +699,7 @@ class ScanScreen:
             self.score = self.shown_reading.score()
         except PositionError as exc:
             self.score = None
-            return ("error", f"This board cannot be scored: {exc}")
+            return ("error", _("This board cannot be scored: {reason}").format(reason=reason(exc)))
         return ("", "")
 
     def photo_chosen(self, input_node: Any) -> None:
@@ -706,10 +746,10 @@ class ScanScreen:
         try:
             session = self.shown_reading.start_session(to_move=self._to_move())
         except StonesError as exc:
-            self._redraw(("error", f"This position cannot start a game: {exc}"))
+            self._redraw(("error", _("This position cannot start a game: {reason}").format(reason=reason(exc))))
             return
         assumed = [assumption_sentence(text) for text in getattr(session.state, "assumed", None) or []]
-        self.page.play(session, " ".join(["Playing on from the scanned board.", *assumed]))
+        self.page.play(session, " ".join([_("Playing on from the scanned board."), *assumed]))
 
 
 def _js_options(options: dict[str, Any]) -> Any:

@@ -22,17 +22,18 @@ from engine.core.state import TIME_FORFEIT
 from boards import Board, Drawing, board_for
 
 from . import think
+from .i18n import N_, _, language
 
 HUMAN = "human"
 LEVEL_ORDER = ("easy", "medium", "hard", "random")  # how the seat menu lists the computer levels
-LEVEL_LABELS = {
-    "easy": "computer (easy)",
-    "medium": "computer (medium)",
-    "hard": "computer (hard)",
-    "random": "computer (random moves)",
+LEVEL_LABELS = {  # marked for the catalog: the seat menu translates them where it shows them
+    "easy": N_("computer (easy)"),
+    "medium": N_("computer (medium)"),
+    "hard": N_("computer (hard)"),
+    "random": N_("computer (random moves)"),
 }
 _LEVELS = [level for level in LEVEL_ORDER if level in LEVELS] + [level for level in LEVELS if level not in LEVEL_ORDER]
-SEAT_KINDS = {HUMAN: "human", **{level: LEVEL_LABELS.get(level, f"computer ({level})") for level in _LEVELS}}
+SEAT_KINDS = {HUMAN: N_("human"), **{level: LEVEL_LABELS.get(level, f"computer ({level})") for level in _LEVELS}}
 SAVE_VERSION = 2  # 2: per-game computer levels and their thinking time ("think")
 THINK_DEFAULT = 1.0  # seconds a computer player (or a hint) may think about one move
 THINK_RANGE = (0.1, 30.0)
@@ -56,10 +57,10 @@ def check_think(value: Any) -> float:
     try:
         seconds = float(str(value).strip().replace(",", "."))
     except ValueError:
-        raise OptionError(f"the computer's time per move is a number of seconds, not {value!r}") from None
+        raise OptionError(f"the computer's time per move is a number of seconds, not {value!r}", rule="think") from None
     low, high = THINK_RANGE
     if not (math.isfinite(seconds) and low <= seconds <= high):
-        raise OptionError(f"the computer's time per move must be between {low:g} and {high:g} seconds")
+        raise OptionError(f"the computer's time per move must be between {low:g} and {high:g} seconds", rule="think")
     return seconds
 
 
@@ -85,6 +86,7 @@ class Session:
         self.turn_started: float | None = None  # for the chess clock: set by the page
         self.summary_closed = False  # the finished game's summary put aside to look at the board (saved)
         self._words: list[tuple[str, str]] = []  # (move text, the move in words) for the history so far
+        self._words_language = language()  # the language `_words` are in
         self._recount_movers()
 
     # ----- construction ------------------------------------------------------------
@@ -151,7 +153,7 @@ class Session:
         """Who made each move: replay the history on a copy (moves carry no player)."""
         probe = self.state.copy()
         history = probe.history
-        for _ in history:
+        for _move in history:
             probe.pop()
         self.movers = []
         for move in history:
@@ -237,7 +239,7 @@ class Session:
 
     # ----- the computer players (answered by the worker, see ui.think) ------------------------
     def seat_label(self, player: str) -> str:
-        return SEAT_KINDS.get(self.seats.get(player, HUMAN), "computer")
+        return _(SEAT_KINDS.get(self.seats.get(player, HUMAN), N_("computer")))
 
     def _request(self, kind: str, level: str) -> dict[str, Any]:
         seed = self.state.seed if isinstance(self.state.seed, int) else 0
@@ -318,7 +320,7 @@ class Session:
         # chance moves undone are drawn again identically (seeded by ply): only decisions are redone
         self.redo_stack.extend(text for text, player in undone if player != CHANCE)
         self.reset_turn()
-        return [text for text, _ in undone]
+        return [text for text, _mover in undone]
 
     def redo(self) -> list[str]:
         """Replay undone moves up to the next decision of a human player."""
@@ -373,6 +375,8 @@ class Session:
     def move_words(self) -> list[str]:
         """Every move of the history in a player's words (the board's `describe`), kept between calls:
         only the moves since the last call (or since the first change, after an undo) are worded."""
+        if self._words_language != language():
+            self.reset_words()
         history = [str(move) for move in self.state.history]
         same = 0
         while same < min(len(history), len(self._words)) and self._words[same][0] == history[same]:
@@ -390,7 +394,12 @@ class Session:
                 before = probe.copy()
                 probe.push_unchecked(move)
                 self._words.append((str(move), self.board.describe(before, move, probe)))
-        return [words for _, words in self._words]
+        return [words for _move, words in self._words]
+
+    def reset_words(self) -> None:
+        """Forget the moves in words (the language changed): the next call words them all again."""
+        self._words = []
+        self._words_language = language()
 
     def move_rows(self) -> list[dict[str, Any]]:
         """The move list: each player's move (notation and words) with the chance moves just before it."""

@@ -1,0 +1,81 @@
+"""The page in six languages: the header's picker switches every screen, a move is played, the choice is kept.
+
+A first visit follows the browser's languages (Playwright's `locale`); a picked language is
+kept in the browser and wins over them. Move notation stays the same in every language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from e2e_support import open_app
+
+pytestmark = pytest.mark.browser
+
+WORDS = {  # per language: the home screen's title, morris's name, the move list's title, a placement in words
+    "en": ("Choose a game", "Nine Men's Morris", "Moves", "places a man on d2"),
+    "de": ("Wähle ein Spiel", "Mühle", "Züge", "setzt einen Stein auf d2"),
+    "fr": ("Choisis un jeu", "Jeu du moulin", "Coups", "pose un pion sur d2"),
+    "it": ("Scegli un gioco", "Gioco del mulino", "Mosse", "piazza una pedina su d2"),
+    "nl": ("Kies een spel", "Molenspel", "Zetten", "plaatst een steen op d2"),
+    "es": ("Elige un juego", "Juego del molino", "Jugadas", "coloca una ficha en d2"),
+}
+
+
+def language_of(page: Any) -> str:
+    return page.evaluate("document.documentElement.lang")
+
+
+def check_home(page: Any, language: str) -> None:
+    title, morris, _moves, _placed = WORDS[language]
+    assert language_of(page) == language
+    assert page.input_value("#language") == language
+    assert page.text_content("#home-title") == title
+    assert page.text_content('[data-game="morris"] .game-title') == morris
+
+
+@pytest.mark.parametrize("language", list(WORDS))
+def test_the_picker_switches_the_page_and_the_choice_is_kept(page, base_url, language, shot, console_errors) -> None:
+    open_app(page, base_url)
+    check_home(page, "en")  # the browser here asks for English
+    page.select_option("#language", language)
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+    check_home(page, language)
+    title, morris, moves, placed = WORDS[language]
+
+    page.click('[data-game="morris"]')  # the set-up screen, in the language too, with the picker still there
+    page.wait_for_selector("#setup")
+    assert page.text_content("#setup-title") == morris
+    assert page.is_visible("#language")
+    page.select_option("#match", "people")
+    page.click("button[data-action=start]")
+    page.wait_for_selector("svg.board-morris")
+    assert page.text_content(".moves-title") == moves
+    page.click('#board [data-target="d2"]')  # a move: the notation stays d2, the words are the language's
+    page.wait_for_function("document.querySelectorAll('#moves .mv').length === 1")
+    assert page.text_content("#moves .mv") == "d2"
+    assert placed in page.locator("#moves .words").nth(1).text_content()
+    shot(page, language)
+
+    page.reload()  # the language is remembered, and the saved game opens in it
+    page.wait_for_selector("body[data-ready]")
+    assert language_of(page) == language and page.input_value("#language") == language
+    page.wait_for_selector("svg.board-morris")
+    assert page.text_content(".moves-title") == moves
+    assert placed in page.locator("#moves .words").nth(1).text_content()
+    page.click("[data-action=home]")
+    check_home(page, language)
+    assert not console_errors
+
+
+@pytest.mark.browser_context_args(locale="de-DE")
+def test_a_first_visit_opens_in_the_browsers_language(page, base_url) -> None:
+    open_app(page, base_url)
+    assert page.evaluate("navigator.language") == "de-DE"
+    check_home(page, "de")
+    page.select_option("#language", "fr")  # a picked language wins over the browser's from then on
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    check_home(page, "fr")

@@ -1,0 +1,73 @@
+"""The page's words in the player's language: one gettext catalog, the chosen language's, at a time.
+
+Every string a person reads goes through `_` (or `ngettext` where a count is shown); a
+string that must exist before a language is chosen (a table at import) is marked with
+`N_` and translated where it is shown. The catalogs are `locale/<lang>/LC_MESSAGES/stones.mo`,
+compiled by build.py from the `.po` files in `web/locale/` and unpacked beside this package
+in the browser; only the chosen language's file is read. Without a compiled catalog (a
+source checkout) the words stay English. Move notation is never translated.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterable
+from pathlib import Path
+
+DOMAIN = "stones"
+LANGUAGES = {  # each language by its own name, as the picker lists it
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "es": "Español",
+}
+DEFAULT = "en"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # web/locale here, ./locale in the browser
+
+_catalog: gettext.NullTranslations = gettext.NullTranslations()
+_language = DEFAULT
+
+
+def choose(preferred: Iterable[str]) -> str:
+    """The first of the browser's languages ("de-DE", "fr") the app speaks, else English."""
+    for tag in preferred:
+        code = str(tag).replace("_", "-").split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return DEFAULT
+
+
+def use(language: str, directory: Path = LOCALE_DIR) -> str:
+    """Speak `language` from now on (an unknown one: English); returns the language in use."""
+    global _catalog, _language
+    language = language if language in LANGUAGES else DEFAULT
+    mo = directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if mo.exists():
+        with mo.open("rb") as file:
+            _catalog = gettext.GNUTranslations(file)
+    else:
+        _catalog = gettext.NullTranslations()
+    _language = language
+    return language
+
+
+def language() -> str:
+    """The language in use ("en", "de", ...): what `<html lang>` says."""
+    return _language
+
+
+def _(message: str) -> str:
+    """`message` in the language in use."""
+    return _catalog.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form for `count` in the language in use (its own plural rule)."""
+    return _catalog.ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalog without translating it now (tables made at import)."""
+    return message
