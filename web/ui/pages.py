@@ -429,7 +429,7 @@ def step_buttons(session: Session) -> str:
         f'<button type="button" data-action="view" data-ply="{max(shown - 1, 0)}"{" disabled" if shown == 0 else ""}'
         f' aria-label="{esc(_("one move back"))}">‹ {esc(_("Back"))}</button>'
         f'<button type="button" data-action="view" data-ply="{shown + 1}" aria-label="{esc(_("one move on"))}">'
-        f'{esc(_("On"))} ›</button>'
+        f"{esc(_('On'))} ›</button>"
     )
 
 
