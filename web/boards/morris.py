@@ -322,7 +322,7 @@ class MorrisBoard(Board):
                 f'<div class="morris-side{" to-move" if to_move else ""}" data-side="{side}" data-phase="{phase}">'
                 f'<p class="who"><span class="dot dot-{side}"></span><strong>{side.capitalize()}</strong>'
                 f'<span class="phase phase-{phase}">{phase}</span>{"<span class=turn-tag>to move</span>" if to_move else ""}</p>'
-                f'<div class="in-hand" aria-label="{side}: {hand} in hand">{icons}</div>'
+                f'<div class="in-hand" aria-hidden="true">{icons}</div>'  # the counts below say it in words
                 f'<p class="counts"><span data-in-hand="{side}">{hand}</span> in hand · '
                 f'<span data-on-board="{side}">{board}</span> on the board · '
                 f'<span data-lost="{side}">{lost}</span> lost {lost_icons}</p></div>'

@@ -425,7 +425,10 @@ def moves(session: Session) -> str:
     shown_ply = session.state.ply if session.viewing is None else session.viewing
     items = [
         _move_item(
-            0, '<span class="num"></span><span class="words">Start</span>', shown_ply == 0, "the starting position"
+            0,
+            '<span class="num"></span><span class="words">Start<span class="sr-only">: the starting position</span>'
+            "</span>",
+            shown_ply == 0,
         )
     ]
     for row in rows:
@@ -433,21 +436,19 @@ def moves(session: Session) -> str:
         chance = "".join(f'<span class="chance">{esc(c)}</span>' for c in seen)
         if row["player"] == CHANCE:
             label = f'<span class="num"></span><span class="words">{chance}</span>'
-            text = ", ".join(seen)
-        else:
-            who = name_of(row["player"])
+        else:  # the name is the text as shown (a listener hears what a reader sees), with its pauses
             label = (
-                f'<span class="num">{row["number"]}.</span><span class="words"><b>{esc(who)}</b> '
-                f'{esc(row["words"])}{chance}</span><span class="mv">{esc(row["move"])}</span>'
+                f'<span class="sr-only">move </span><span class="num">{row["number"]}.</span><span class="words">'
+                f'<b>{esc(name_of(row["player"]))}</b><span class="sr-only">:</span> {esc(row["words"])}{chance}</span>'
+                f'<span class="sr-only">(</span><span class="mv">{esc(row["move"])}</span><span class="sr-only">)</span>'
             )
-            text = f"move {row['number']}, {who}: {row['words']} ({row['move']})"
-        items.append(_move_item(row["ply"], label, row["ply"] == shown_ply, text))
+        items.append(_move_item(row["ply"], label, row["ply"] == shown_ply))
     return "".join(items)
 
 
-def _move_item(ply: int, label: str, current: bool, text: str) -> str:
+def _move_item(ply: int, label: str, current: bool) -> str:
     cur = ' aria-current="step"' if current else ""
     return (
         f'<li{" class=current" if current else ""}><button type="button" data-action="view" data-ply="{ply}"'
-        f'{cur} aria-label="{esc(text)}">{label}</button></li>'
+        f"{cur}>{label}</button></li>"
     )

@@ -274,8 +274,9 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
         for g in games
     )
     choices += "".join(
-        f'<p class="scan-game not-scanned" data-not-scanned="{g}"><input type="radio" name="scan-game" value="{g}" '
-        f'disabled aria-describedby="why-{g}"> {esc(get_game(g).title)}: <span id="why-{g}">{esc(why)}</span></p>'
+        f'<p class="scan-game not-scanned" data-not-scanned="{g}"><label><input type="radio" name="scan-game" '
+        f'value="{g}" disabled aria-describedby="why-{g}"> {esc(get_game(g).title)}</label>: '
+        f'<span id="why-{g}">{esc(why)}</span></p>'
         for g, why in NOT_SCANNED.items()
     )
     if companion is None:
