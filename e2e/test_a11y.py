@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from collections import deque
+from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pytest
 from e2e_support import ROOT, open_app, set_up
+
+sys.path.insert(0, str(ROOT / "web"))
+from ui.session import Session  # noqa: E402  (the page's own rule for the arrow keys)
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +73,7 @@ def click_until_a_move(page: Any, rng: random.Random) -> None:
             "#board .legal[data-target], #board .fits[data-target], #board .can[data-target], "
             "#board [data-target=end], button.td-tile.fits",
             'els => els.map(e => e.dataset.target ? `[data-target="${e.dataset.target}"]` : '
-            '`button.td-tile[data-tile="${e.dataset.tile}"]`)',
+            '`button.td-tile[data-value="${e.dataset.value}"]`)',
         )
         anywhere = page.eval_on_selector_all(
             "#board [data-target]", 'els => els.map(e => `[data-target="${e.dataset.target}"]`)'
@@ -117,3 +123,160 @@ def test_every_screen_of_a_game_has_no_serious_violations(screen: Any, game: str
     click_until_a_move(page, random.Random(game))
     problems += axe_problems(page, f"{game} after a person's clicks")
     assert not problems, "\n".join(problems)
+
+
+# ----- the keyboard alone, and what a listener hears -------------------------------------------------------
+ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowDown": (0, 1), "ArrowUp": (0, -1)}
+WALK_LIMIT = 60  # arrow presses allowed to reach one location (the rings board is 20 points across)
+KEYBOARD_MOVES = 80  # a person's moves allowed for a whole morris game against the computer
+HUMAN_TURN = (
+    "document.body.dataset.state === 'over' || !!document.querySelector('button[data-action=hint]:not([disabled])')"
+)
+# every text the live region says, kept in order (a screen reader would queue them the same way)
+LISTEN_JS = """() => { window.heardNews = [];
+  new MutationObserver(() => window.heardNews.push(document.querySelector('#announce').textContent))
+    .observe(document.querySelector('#announce'), {childList: true, characterData: true, subtree: true}); }"""
+ALL_CENTRES_JS = """() => [...document.querySelectorAll('#board [data-target]')].map((e) => {
+  const r = e.getBoundingClientRect(); return [e.dataset.target, r.x + r.width / 2, r.y + r.height / 2]; })"""
+
+
+def focused_target(page: Any) -> str | None:
+    return page.evaluate("document.activeElement && document.activeElement.dataset.target || null")
+
+
+def focus_is_on_the_board(page: Any) -> bool:
+    """On a location, or (while the computer thinks, nothing there to play) on the board itself."""
+    return page.evaluate("!!document.activeElement.closest('#board')")
+
+
+def arrow_step(positions: dict[str, tuple[float, float]], here: str, arrow: str) -> str | None:
+    """Where an arrow key takes the cursor: the page's own rule (ui.session), on the locations as drawn."""
+    probe = SimpleNamespace(drawing=SimpleNamespace(targets=positions), ui={"cursor": here})
+    return Session.move_cursor(probe, arrow)  # type: ignore[arg-type]
+
+
+def arrow_path(positions: dict[str, tuple[float, float]], start: str, goal: str) -> list[str]:
+    """The fewest arrow presses from `start` to `goal` (breadth first over where each key leads)."""
+    came: dict[str, tuple[str, str] | None] = {start: None}
+    queue = deque([start])
+    while queue and goal not in came:
+        here = queue.popleft()
+        for arrow in ARROWS:
+            there = arrow_step(positions, here, arrow)
+            if there and there not in came:
+                came[there] = (here, arrow)
+                queue.append(there)
+    assert goal in came, f"no arrow keys lead from {start} to {goal}"
+    path = []
+    node = goal
+    while came[node] is not None:
+        node, arrow = came[node]  # type: ignore[misc]
+        path.append(arrow)
+    return path[::-1]
+
+
+def walk_to(page: Any, name: str) -> None:
+    """Arrow keys from the focused location to `name`, planned on the board as drawn and re-planned
+    after every press (a rounding of the drawing may send one press elsewhere)."""
+    for _ in range(WALK_LIMIT):
+        here = focused_target(page)
+        assert here is not None, "the focus left the board"
+        if here == name:
+            return
+        positions = {n: (x, y) for n, x, y in page.evaluate(ALL_CENTRES_JS)}
+        page.keyboard.press(arrow_path(positions, here, name)[0])
+    raise AssertionError(f"the arrow keys did not reach {name} in {WALK_LIMIT} presses")
+
+
+def press_on(page: Any, name: str, key: str = "Enter") -> None:
+    walk_to(page, name)
+    page.keyboard.press(key)
+
+
+def heard(page: Any) -> list[str]:
+    return page.evaluate("window.heardNews")
+
+
+def test_a_whole_morris_game_by_keyboard_alone_is_heard_move_by_move(page: Any, base_url: str, shot: Any) -> None:
+    """Placing, moving and taking men with arrows, Enter and Space against the computer until the game ends;
+    every move, the computer's too, is said in the live region, and the focus stays on the board."""
+    open_app(page, base_url)
+    set_up(page, "morris", think=0.1, match="easy")
+    page.evaluate(LISTEN_JS)
+    assert focus_is_on_the_board(page), "Start puts the focus on the board"
+    rng = random.Random(19)
+    for turn in range(KEYBOARD_MOVES):
+        page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
+        assert focus_is_on_the_board(page), f"turn {turn}: the focus left the board after the computer's reply"
+        if page.evaluate("document.body.dataset.state") == "over":
+            break
+        before = move_count(page)
+        stage = page.get_attribute("svg.board-morris", "data-stage")
+        press_on(
+            page,
+            rng.choice(page.eval_on_selector_all("#board .point.legal", "els => els.map(e => e.dataset.target)")),
+            rng.choice(["Enter", " "]),
+        )
+        if stage == "pick":  # the man chosen: now where it goes
+            assert page.get_attribute("svg.board-morris", "data-stage") == "dest"
+            press_on(
+                page,
+                rng.choice(page.eval_on_selector_all("#board .point.legal", "els => els.map(e => e.dataset.target)")),
+            )
+        if page.get_attribute("svg.board-morris", "data-stage") == "remove":  # a mill: take a man
+            press_on(
+                page,
+                rng.choice(page.eval_on_selector_all("#board .point.legal", "els => els.map(e => e.dataset.target)")),
+                " ",
+            )
+        page.wait_for_function(f"document.querySelectorAll('#moves .mv').length > {before}")
+        assert focus_is_on_the_board(page), f"turn {turn}: the focus left the board after a move"
+    else:
+        raise AssertionError(f"no end after {KEYBOARD_MOVES} moves of the person's")
+    shot(page, "over")
+    news = " ".join(heard(page))
+    words = page.eval_on_selector_all("#moves li .words", "els => els.map(e => e.textContent)")
+    assert "White: places a man on" in news and "Black: places a man on" in news, news[:300]
+    assert "White: moves " in news and ", takes " in news, news[-300:]  # moving, and a mill's man taken
+    spoken = sum(news.count(f"{who}: ") for who in ("White", "Black"))
+    assert spoken == len(words) - 1, "every move (the start row aside) was said once"
+
+    # undo by the keyboard: the U key, and the Undo button reached with Tab; the focus is never lost
+    page.keyboard.press("u")
+    page.wait_for_function("document.querySelector('#announce').textContent.includes('taken back')")
+    assert focus_is_on_the_board(page)
+
+
+def test_a_rings_turn_by_keyboard_alone(page: Any, base_url: str) -> None:
+    """Turns played with keys only, both seats people: stones placed with arrows and Enter, then black's
+    fourth stone on circle 0,0 holds it, the circle (named with who holds it and by how much) is converted
+    and the turn ended with E; every turn is said in the live region."""
+    from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
+
+    circle = [POINT_NAMES[p] for p in CIRCLE_POINTS[CIRCLE_INDEX["0,0"]]]
+    placements = [circle[0], circle[1], circle[2], "U3,1", circle[3], "D2,-1", circle[4]]  # black, white, ...
+    open_app(page, base_url)
+    set_up(page, "rings", seed=4)
+    page.evaluate(LISTEN_JS)
+    labels = page.eval_on_selector_all("#board .pt[data-target]", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(labels) > 200 and all(label.startswith("point ") and ": empty" in label for label in labels)
+    for point in placements:
+        before = move_count(page)
+        assert focus_is_on_the_board(page)
+        press_on(page, point, "Enter")
+        page.wait_for_function(
+            f"document.querySelectorAll('#moves .mv').length > {before} || "
+            "!!document.querySelector('#board [data-target=end]')"
+        )
+    # black's last stone gives black the circle: its conversion is offered, and the circle says so
+    label = page.get_attribute('#board [data-target="x0,0"]', "aria-label")
+    assert label.startswith("circle 0,0, held by black 4 to 1, convert it"), label
+    press_on(page, "x0,0", " ")
+    page.wait_for_function("!document.querySelector('#board [data-target=\"x0,0\"].can')")
+    page.keyboard.press("e")  # end the turn
+    page.wait_for_function(f"document.querySelectorAll('#moves .mv').length === {len(placements)}")
+    assert focus_is_on_the_board(page)
+    news = heard(page)
+    turns = [line for line in news if line.startswith(("Black: ", "White: "))]
+    assert len(turns) == len(placements), news
+    assert "convert" in turns[-1], turns[-1]

@@ -292,7 +292,12 @@ class RingsBoard(Board):
                 if can
                 else 0
             )
-            label = self._circle_label(name, scene.holders, scene.rings, can, flip, me)
+            on_circle: dict[str, int] = {}
+            for p in CIRCLE_POINTS[c]:
+                stone_there = scene.cells[POINT_NAMES[p]]
+                if stone_there is not None:
+                    on_circle[stone_there] = on_circle.get(stone_there, 0) + 1
+            label = self._circle_label(name, scene.holders, scene.rings, can, flip, me, on_circle)
             inner = [hit_circle(x, y, R_HIT), focus_circle(x, y, R_STONE + 2.6)]
             if can:
                 inner[:0] = [
@@ -337,13 +342,27 @@ class RingsBoard(Board):
         return f"point {name}: {what}, {where}"
 
     def _circle_label(
-        self, name: str, holders: dict[str, str], rings: dict[str, str], can: bool, flip: int, me: str
+        self,
+        name: str,
+        holders: dict[str, str],
+        rings: dict[str, str],
+        can: bool,
+        flip: int,
+        me: str,
+        on_circle: dict[str, int],
     ) -> str:
+        """What a circle holds, for a listener: "circle 3 4, held by black 4 to 2, convert it: …"."""
         bits = [f"circle {name}"]
         if name in rings:
             bits.append(f"a {rings[name]} ring")
-        if name in holders:
-            bits.append(f"held by {holders[name]}")
+        holder = holders.get(name)
+        if holder:
+            others = sum(count for colour, count in on_circle.items() if colour != holder)
+            bits.append(f"held by {holder} {on_circle.get(holder, 0)} to {others}")
+        elif on_circle:
+            bits.append("nobody holds it: " + ", ".join(f"{count} {colour}" for colour, count in on_circle.items()))
+        else:
+            bits.append("empty")
         if can:
             bits.append(f"convert it: turns {flip} stone{'s' if flip != 1 else ''} {me}")
         else:

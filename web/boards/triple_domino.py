@@ -250,7 +250,7 @@ class TripleDominoBoard(Board):
                     what += f" ({len(rotations)} ways round: T turns it)"
                     inner.append(
                         f'<g class="rotate" data-board-action="rotate" data-value="{at}" '
-                        f'aria-label="turn {esc(selected)} on {at}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
+                        f'aria-hidden="true"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
                         f'<text x="{mx:.1f}" y="{my + 5:.1f}">↻</text></g>'
                     )
                 cls = "open fits"
@@ -519,8 +519,9 @@ class TripleDominoBoard(Board):
                 if live:
                     buttons.append(
                         f'<button type="button" class="{" ".join(classes)}" data-board-action="tile" data-value="{name}" '
-                        f'aria-pressed="{"true" if name == selected else "false"}" aria-label="{esc(label)}">'
-                        f'{hand_tile_icon(name)}<span class="td-key">{key}</span></button>'
+                        f'aria-pressed="{"true" if name == selected else "false"}">{hand_tile_icon(name)}'
+                        f'<span class="sr-only">{esc(label)}</span><span class="td-key" aria-hidden="true">{key}</span>'
+                        "</button>"
                     )
                 else:
                     buttons.append(

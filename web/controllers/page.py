@@ -24,7 +24,7 @@ from ui.words import ending, flag_fell, refusal
 
 from .clock import TurnClock
 from .computer import ComputerPlayers
-from .dom import el, focus_quietly, next_frame, scroll_to_current
+from .dom import el, focus_quietly, next_frame, same_control, scroll_to_current
 from .records import export_game, open_game
 from .store import GameStore
 
@@ -44,6 +44,7 @@ class Page:
         self.focus_board = False  # put the focus on the board at the next drawing (after Start)
         self.by_keyboard = False  # the click being handled came from a key (Enter or Space on a button)
         self.drawn: dict[str, str] = {}  # each play-screen part's markup as last put in place
+        self.heard: list[tuple[str, str]] = []  # the history as last announced (Session.heard)
         self.store = GameStore(storage)
         self.clock = TurnClock()
         self.computer = ComputerPlayers(self)
@@ -112,14 +113,18 @@ class Page:
     def show_play(self, focus: bool = True) -> None:
         """The play screen; `focus` puts the focus on the board (not when the page opens on a saved game:
         nobody has touched the page yet, and the browser would ring the focused point)."""
+        session = self.session
+        assert session is not None, "the play screen shows a game"
         self.screen = "play"
         self.focus_board = focus
         self.computer.turn_begins()
-        self.new_screen(pages.play_frame(self.session, self.session.board.key_help()))
+        self.new_screen(pages.play_frame(session, session.board.key_help()))
+        self.heard = session.heard()  # a listener hears the moves from here on, not the game so far
         self.render_play()
 
     def render_play(self) -> None:
         session = self.session
+        assert session is not None, "the play screen shows a game"
         active = document.activeElement
         board_focused = self.focus_board or bool(active and active.closest and active.closest("#board"))
         self.focus_board = False
@@ -139,6 +144,10 @@ class Page:
         self.put("toolbar", pages.toolbar(session))
         self.put("viewing", pages.viewing_banner(session))
         self.render_moves()
+        news = session.news(self.heard)
+        self.heard = session.heard()
+        if news:
+            el("announce").textContent = news
         # roving tab stop: the cursor (or the first target) is the one board element in the tab order
         cursor = session.ui.get("cursor")
         if cursor not in drawing.targets:
@@ -148,7 +157,7 @@ class Page:
         target = self.target_element(cursor) if cursor is not None else None
         if target:
             target.setAttribute("tabindex", "0")
-            if board_focused:
+            if board_focused or document.activeElement.id == "board":
                 focus_quietly(target)
         elif board_focused:
             focus_quietly(el("board"))
@@ -156,10 +165,23 @@ class Page:
         document.body.dataset.state = "over" if session.state.is_over() else "playing"
 
     def put(self, part: str, markup: str) -> None:
-        """A play-screen part's markup, put in place only when it changed (the browser rebuilds less)."""
-        if self.drawn.get(part) != markup:
-            el(part).innerHTML = markup
-            self.drawn[part] = markup
+        """A play-screen part's markup, put in place only when it changed (the browser rebuilds less).
+
+        The focus is never lost: a control that had it has it again in the new markup, or, gone or
+        disabled (Undo with nothing left to undo), hands it to the board."""
+        if self.drawn.get(part) == markup:
+            return
+        node = el(part)
+        active = document.activeElement
+        again = same_control(active) if active and node.contains(active) else None
+        node.innerHTML = markup
+        self.drawn[part] = markup
+        if again:
+            control = node.querySelector(again)
+            if control and not control.hasAttribute("disabled"):
+                focus_quietly(control)
+            else:
+                focus_quietly(el("board").querySelector('[tabindex="0"]') or el("board"))
 
     def render_moves(self) -> None:
         """The move list, scrolled inside its own box to the move shown (never the page), in the next
@@ -227,7 +249,10 @@ class Page:
     def act(self, action: str, node: Any) -> None:
         menu = el("game-menu")
         if menu:
+            chosen_there = menu.contains(document.activeElement) and menu.hasAttribute("open")
             menu.removeAttribute("open")  # an action chosen from the menu closes it
+            if chosen_there:  # and hands the focus back to the menu's button, as menus do
+                focus_quietly(el("game-menu-button"))
         if action.startswith("scan"):
             self.scan.act(action, node)
             return

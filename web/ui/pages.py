@@ -258,6 +258,7 @@ def play_frame(session: Session, key_help: str) -> str:
         f'<div class="status-bar" id="status-bar"><div class="status" id="status" role="status" aria-live="polite">'
         f"</div></div>"
         f'<div class="message" id="message" role="alert" aria-live="assertive"></div>'
+        f'<p class="sr-only" id="announce" aria-live="polite" aria-atomic="true"></p>'
         f'<div class="layout"><div class="board-area" id="board-area">'
         f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div></div>'
         f'<aside class="side">'
@@ -368,7 +369,7 @@ def toolbar(session: Session) -> str:
             ),
             button("undo", "Undo", session.can_undo(), "U"),
             button("redo", "Redo", session.can_redo(), "R"),
-            f'<details class="menu" id="game-menu"><summary aria-label="more actions">More</summary>'
+            f'<details class="menu" id="game-menu"><summary id="game-menu-button" aria-label="more actions">More</summary>'
             f'<div class="menu-list" role="menu">{menu}</div></details>',
         ]
     )
