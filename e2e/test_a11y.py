@@ -280,3 +280,41 @@ def test_a_rings_turn_by_keyboard_alone(page: Any, base_url: str) -> None:
     turns = [line for line in news if line.startswith(("Black: ", "White: "))]
     assert len(turns) == len(placements), news
     assert "convert" in turns[-1], turns[-1]
+
+
+# ----- the colour-blind switch -----------------------------------------------------------------------------
+SHOWN_LETTERS_JS = """() => [...document.querySelectorAll('#board .stone-letter, #panel .stone-letter')]
+  .filter((t) => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0)
+  .map((t) => t.textContent)"""
+
+
+def letters_switch(page: Any) -> Any:
+    if page.get_attribute("#game-menu", "open") is None:
+        page.click("#game-menu summary")
+    return page.locator("#game-menu [data-action=letters]")
+
+
+def test_the_colour_blind_switch_letters_every_stone_and_is_remembered(page: Any, base_url: str) -> None:
+    open_app(page, base_url)
+    set_up(page, "sage-stones", seed=2)
+    assert page.query_selector("#panel .stone, #board .stone"), "the seats' stones are drawn beside the board"
+    assert page.evaluate(SHOWN_LETTERS_JS) == [], "no letters until asked for"
+    switch = letters_switch(page)
+    assert switch.get_attribute("aria-checked") == "false"
+    switch.click()
+    shown = page.evaluate(SHOWN_LETTERS_JS)
+    assert shown and set(shown) <= set("RUGYOPWBC"), shown
+    assert page.get_attribute("#game-menu [data-action=letters]", "aria-checked") == "true"
+    assert page.evaluate("document.activeElement.id") == "game-menu-button", "the closed menu keeps the focus"
+    # remembered: the next visit (the saved game opens on its board) shows them at once
+    open_app(page, base_url)
+    page.wait_for_selector("#board svg")
+    assert page.evaluate(SHOWN_LETTERS_JS) == shown
+    set_up(page, "triple-domino", seed=2)
+    weight = page.eval_on_selector("#panel .td-icon .num", "e => getComputedStyle(e).fontWeight")
+    assert weight == "900", "triple-domino's numbers stand out while the switch is on"
+    letters_switch(page).click()
+    assert page.eval_on_selector("#panel .td-icon .num", "e => getComputedStyle(e).fontWeight") != "900"
+    open_app(page, base_url)
+    page.wait_for_selector("#board svg")
+    assert page.evaluate("document.documentElement.hasAttribute('data-letters')") is False

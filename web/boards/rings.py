@@ -71,12 +71,12 @@ COLOURS: dict[str, tuple[str, str, str, str]] = {
     "black": ("#7a7a7c", "#2a2a2d", "#050506", "#1b1b1d"),
     "white": ("#ffffff", "#ece8df", "#a59f92", "#fbfaf6"),
     "clear": ("#ffffff", "#dff3fb", "#9fcfe2", "#8cc9e0"),
-    "red": ("#ff9b8f", "#d0362c", "#7a120c", "#c42a20"),
-    "green": ("#9be39f", "#2f9a45", "#11501f", "#23853a"),
-    "blue": ("#9cc1ff", "#2f62c4", "#102c68", "#2a58b8"),
-    "yellow": ("#fff6a8", "#efc51c", "#9a7404", "#d9ae0c"),
-    "orange": ("#ffc28a", "#ee7d1e", "#8f3f05", "#e06e12"),
-    "purple": ("#d6a8f0", "#8244ad", "#3e1460", "#7a3aa6"),
+    "red": ("#ff9285", "#c8342a", "#71110b", "#bb281f"),
+    "green": ("#abe7ae", "#34a94c", "#156125", "#279541"),
+    "blue": ("#93bcff", "#2d5fbd", "#0f2960", "#2855b1"),
+    "yellow": ("#fff7b0", "#efc723", "#a17a04", "#e0b40c"),
+    "orange": ("#ffcd9f", "#ef8832", "#a44806", "#ed781b"),
+    "purple": ("#d6a8f0", "#5d317c", "#1a0828", "#552874"),
 }
 LIGHT_INKS = {"white", "clear", "yellow"}  # drawn with a dark edge so they show on the wood
 LOOK = StoneLook(
@@ -87,6 +87,7 @@ LOOK = StoneLook(
     glint=Glint(0.35, 0.4, 0.3, 0.17),
     glint_class="glint{extra}",
     glint_on=frozenset({"clear"}),
+    lettered=True,
 )
 
 POINT_SVG = tuple(PLAN.at(loc.x, loc.y) for loc in GEOMETRY.locations)

@@ -38,7 +38,7 @@ ASPECT = 0.84  # the layout view: height / width
 MIN_VIEW = 5.2 * S  # the fitted view is never narrower than this
 ZOOM = Zoom("td_view", most=8, wheel=True)  # a big layout's fit is wide: zoom far enough for 44 px places
 NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
-SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
+SEAT_INK = ("#c5382e", "#2964a6", "#38a969", "#e59211", "#612f76", "#3fe5c4")
 KEYS = "1234567890"
 PLAN = Plan(S)  # the first tile's lattice point at the origin; the view fits whatever is laid
 CELL_CORNERS = GAME.geometry().cell_corners

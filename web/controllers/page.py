@@ -26,7 +26,7 @@ from .clock import TurnClock
 from .computer import ComputerPlayers
 from .dom import el, focus_quietly, next_frame, same_control, scroll_to_current
 from .records import export_game, open_game
-from .store import GameStore
+from .store import GameStore, Settings
 
 if TYPE_CHECKING:
     from ui.scan import ScanScreen
@@ -46,6 +46,9 @@ class Page:
         self.drawn: dict[str, str] = {}  # each play-screen part's markup as last put in place
         self.heard: list[tuple[str, str]] = []  # the history as last announced (Session.heard)
         self.store = GameStore(storage)
+        self.settings = Settings(storage)
+        self.letters = self.settings.get(LETTERS)  # the colour-blind switch, as remembered
+        self.show_letters()
         self.clock = TurnClock()
         self.computer = ComputerPlayers(self)
         self._scan: ScanScreen | None = None
@@ -141,7 +144,7 @@ class Page:
             if target:
                 target.classList.add("hint-target")
         self.put("panel", session.render_panel())
-        self.put("toolbar", pages.toolbar(session))
+        self.put("toolbar", pages.toolbar(session, self.letters))
         self.put("viewing", pages.viewing_banner(session))
         self.render_moves()
         news = session.news(self.heard)
@@ -197,7 +200,7 @@ class Page:
         if self.screen != "play" or self.session is None:
             return
         self.put("status", pages.status(self.session, self.clock.remaining(self.session), self.computer.state()))
-        self.put("toolbar", pages.toolbar(self.session))
+        self.put("toolbar", pages.toolbar(self.session, self.letters))
         self.put("hint", pages.hint_box(self.session, self.computer.state()))
 
     def show_message(self, kind: str, text: str) -> None:
@@ -283,6 +286,23 @@ class Page:
         self.bump()
         self.session.continue_from_view()
         self.after_change()
+
+    def show_letters(self) -> None:
+        """The colour-blind switch: each stone shows its colour's letter (the boards always draw it; the
+        style sheet shows it while the page's root carries data-letters)."""
+        root = document.documentElement
+        if self.letters:
+            root.setAttribute("data-letters", "")
+        else:
+            root.removeAttribute("data-letters")
+
+    def toggle_letters(self) -> None:
+        self.letters = not self.letters
+        problem = self.settings.set(LETTERS, self.letters)
+        self.show_letters()
+        if problem:
+            self.msg = ("warn", problem)
+        self.render_play()
 
     def export(self) -> None:
         self.msg = ("info", export_game(self.session))
@@ -490,11 +510,13 @@ ACTIONS: dict[str, Callable[[Page, Any], None]] = {
     "ai-here": lambda page, node: page.computer.choose(think_here=True),
     "ai-retry": lambda page, node: page.computer.choose(think_here=False),
     "export": lambda page, node: page.export(),
+    "letters": lambda page, node: page.toggle_letters(),
     "undo": lambda page, node: page.take_back(redo=False),
     "redo": lambda page, node: page.take_back(redo=True),
     "view": lambda page, node: page.view(int(node.getAttribute("data-ply"))),
     "live": lambda page, node: page.view(None),
     "continue": lambda page, node: page.continue_from_view(),
 }
+LETTERS = "letters"  # the setting's name: the colour-blind letters on stones
 WITHOUT_A_GAME = frozenset({"home", "pick", "start", "import"})  # the rest need a game in progress
 KEY_ACTIONS = {"Escape": "live", "u": "undo", "U": "undo", "r": "redo", "R": "redo", "h": "hint", "H": "hint"}

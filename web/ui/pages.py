@@ -344,8 +344,9 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
     )
 
 
-def toolbar(session: Session) -> str:
-    """Hint, Undo and Redo, and the less used actions in a menu: one row on a phone."""
+def toolbar(session: Session, letters: bool = False) -> str:
+    """Hint, Undo and Redo, and the less used actions in a menu: one row on a phone. The menu holds the
+    colour-blind switch too (`letters`: each stone's colour written on it)."""
 
     def button(action: str, label: str, enabled: bool = True, key: str = "", role: str = "") -> str:
         shortcut = f' aria-keyshortcuts="{key}"' if key else ""
@@ -360,6 +361,8 @@ def toolbar(session: Session) -> str:
             button("new", "New game", role="menuitem"),
             button("export", "Export this game", role="menuitem"),
             button("import", "Open a saved game…", role="menuitem"),
+            f'<button type="button" data-action="letters" role="menuitemcheckbox" '
+            f'aria-checked="{"true" if letters else "false"}">Letters on stones (colour-blind)</button>',
         ]
     )
     return "".join(
