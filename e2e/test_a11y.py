@@ -318,3 +318,62 @@ def test_the_colour_blind_switch_letters_every_stone_and_is_remembered(page: Any
     open_app(page, base_url)
     page.wait_for_selector("#board svg")
     assert page.evaluate("document.documentElement.hasAttribute('data-letters')") is False
+
+
+# ----- motion, the dark theme, large text ------------------------------------------------------------------
+def test_reduced_motion_stops_every_animation(page: Any, base_url: str) -> None:
+    open_app(page, base_url)
+    set_up(page, "morris", think=0.1, match="easy")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-target", timeout=AI_TIMEOUT)
+    assert page.eval_on_selector("#board .hint-target", "e => getComputedStyle(e).animationName") == "hint-glow"
+    page.emulate_media(reduced_motion="reduce")
+    moving = page.evaluate("""() => [...document.querySelectorAll('*')].filter((e) => {
+        const s = getComputedStyle(e);
+        return s.animationName !== 'none' || parseFloat(s.transitionDuration) > 0; }).map((e) => e.className)""")
+    assert moving == []
+
+
+def test_the_dark_theme_turns_the_page_and_keeps_it_readable(screen: Any, shot: Any) -> None:
+    page = screen
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(27, 25, 21)"
+    problems = axe_problems(page, "home, dark")
+    set_up(page, "rings", think=0.1, match="watch")
+    page.wait_for_function(f"document.querySelectorAll('#moves .mv').length >= {WATCHED_MOVES}", timeout=AI_TIMEOUT)
+    problems += axe_problems(page, "rings, dark")
+    shot(page, "dark")
+    assert not problems, "\n".join(problems)
+
+
+CONTROLS = "header button, #status button, #toolbar > button, #toolbar summary, .status .turn, .status .scores"
+
+
+def test_text_at_twice_the_size_loses_nothing_in_the_header_and_controls(screen: Any, shot: Any) -> None:
+    """The root font at 200% (what a browser's text zoom does): every control is whole on screen and none
+    lies over another."""
+    page = screen
+    set_up(page, "three-stones", match="people")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    boxes = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].map((e) => { const r = e.getBoundingClientRect();
+           return {name: e.dataset.action || e.className || e.tagName, x: r.x, y: r.y, w: r.width, h: r.height,
+                   clipped: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1}; })""",
+        CONTROLS,
+    )
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert len(boxes) >= 6
+    assert not [b for b in boxes if b["x"] < 0 or b["x"] + b["w"] > width + 0.5], "a control runs off the screen"
+    assert not [b["name"] for b in boxes if b["clipped"]], "a control's text is cut off"
+    overlaps = [
+        (a["name"], b["name"])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a["x"] < b["x"] + b["w"] - 0.5
+        and b["x"] < a["x"] + a["w"] - 0.5
+        and a["y"] < b["y"] + b["h"] - 0.5
+        and b["y"] < a["y"] + a["h"] - 0.5
+    ]
+    assert not overlaps
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page grew sideways"
+    shot(page, "text-200")

@@ -130,6 +130,7 @@ def test_the_page_holds_still_and_every_target_fits_a_finger(phone: Any, game: s
     # every button and menu on the screen is at least 44 × 44
     assert not too_small(page, BUTTONS)
     page.tap("#game-menu summary")
+    assert page.is_visible("#game-menu [data-action=letters]"), "the colour-blind switch is measured with the menu"
     assert not too_small(page, "#game-menu button")
     page.tap("#game-menu summary")
     # every board location: at the board's size, or zoomed in where it is too dense for that
