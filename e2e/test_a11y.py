@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pytest
-from e2e_support import ROOT, open_app, set_up
+from e2e_support import PHONE, ROOT, app_page, open_app, set_up
 
 sys.path.insert(0, str(ROOT / "web"))
 from ui.session import Session  # noqa: E402  (the page's own rule for the arrow keys)
@@ -22,7 +22,7 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 GAMES = ("three-stones", "morris", "rings", "sage-stones", "triple-domino")
 VIEWPORTS = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "phone": PHONE,
 }
 BLOCKING = ("serious", "critical")  # axe's impacts this app allows none of
 WATCHED_MOVES = 4  # moves the computer plays against itself before the screen is checked
@@ -33,14 +33,8 @@ CLICKS_FOR_A_MOVE = 12  # bounded: clicks on board targets until one makes a mov
 @pytest.fixture(params=list(VIEWPORTS))
 def screen(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Any]:
     """A page of the app on a desktop or a phone; the page's errors fail the test."""
-    context = browser.new_context(**VIEWPORTS[request.param])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_app(page, live_server + "/")
-    yield page
-    context.close()
-    assert not errors, errors[:3]
+    with app_page(browser, live_server + "/", **VIEWPORTS[request.param]) as page:
+        yield page
 
 
 def axe_problems(page: Any, where: str) -> list[str]:

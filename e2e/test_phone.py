@@ -8,11 +8,10 @@ import random
 from typing import Any, Iterator
 
 import pytest
-from e2e_support import ROOT, open_app
+from e2e_support import PHONE, ROOT, app_page, open_app
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 FINGER = 44  # CSS px: the least a tap target may measure each way
 BUTTONS = "header button, #app button, #app summary, #app select"  # everything tapped that is not the board
 GAMES = ("three-stones", "morris", "rings", "sage-stones", "triple-domino")
@@ -38,14 +37,8 @@ IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel).getBoundingClie
 
 @pytest.fixture
 def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_app(page, live_server + "/")
-    yield page
-    context.close()
-    assert not errors, errors[:3]
+    with app_page(browser, live_server + "/", **PHONE) as page:
+        yield page
 
 
 def start(page: Any, game: str) -> None:
