@@ -121,6 +121,7 @@ def test_every_screen_of_a_game_has_no_serious_violations(screen: Any, game: str
 
 # ----- the keyboard alone, and what a listener hears -------------------------------------------------------
 ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowDown": (0, 1), "ArrowUp": (0, -1)}
+TABS_TO_THE_TOOLBAR = 12  # from the board, past the zoom buttons, to Undo
 WALK_LIMIT = 60  # arrow presses allowed to reach one location (the rings board is 20 points across)
 KEYBOARD_MOVES = 80  # a person's moves allowed for a whole morris game against the computer
 HUMAN_TURN = (
@@ -239,6 +240,19 @@ def test_a_whole_morris_game_by_keyboard_alone_is_heard_move_by_move(page: Any, 
     page.keyboard.press("u")
     page.wait_for_function("document.querySelector('#announce').textContent.includes('taken back')")
     assert focus_is_on_the_board(page)
+    page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
+    for _ in range(TABS_TO_THE_TOOLBAR):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.action") == "undo":
+            break
+    else:
+        raise AssertionError("Tab never reached the Undo button")
+    said = len(heard(page))
+    page.keyboard.press("Enter")
+    page.wait_for_function("(said) => window.heardNews.length > said", arg=said)
+    assert "taken back" in heard(page)[-1]
+    on = page.evaluate("document.activeElement.dataset.action || document.activeElement.closest('#board') && 'board'")
+    assert on in ("undo", "board"), f"the focus went to {on} after Undo"
 
 
 def test_a_rings_turn_by_keyboard_alone(page: Any, base_url: str) -> None:

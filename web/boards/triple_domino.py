@@ -78,7 +78,7 @@ def _numbers(points: list[tuple[float, float]], numbers: tuple[int, ...] | list[
         out.append(
             f'<text x="{nx:.1f}" y="{ny:.1f}" class="num n{n}" font-size="{size:.1f}" fill="{NUMBER_INK[n]}">{n}</text>'
         )
-    return "".join(out)
+    return " ".join(out)  # spaced, so the numbers read as three (a place names its corners "2, 2, 2")
 
 
 def tile_svg(

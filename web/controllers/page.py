@@ -147,10 +147,8 @@ class Page:
         self.put("toolbar", pages.toolbar(session, self.letters))
         self.put("viewing", pages.viewing_banner(session))
         self.render_moves()
-        news = session.news(self.heard)
+        self.announce(session.news(self.heard))
         self.heard = session.heard()
-        if news:
-            el("announce").textContent = news
         # roving tab stop: the cursor (or the first target) is the one board element in the tab order
         cursor = session.ui.get("cursor")
         if cursor not in drawing.targets:
@@ -166,6 +164,14 @@ class Page:
             focus_quietly(el("board"))
         self.msg = ("", "")
         document.body.dataset.state = "over" if session.state.is_over() else "playing"
+
+    def announce(self, news: str) -> None:
+        """Say `news` in the live region; the same words twice (a second undo) are said again too: a
+        region whose text does not change is not read out, so the repeat carries a no-break space."""
+        if not news:
+            return
+        region = el("announce")
+        region.textContent = news + "\u00a0" if region.textContent == news else news
 
     def put(self, part: str, markup: str) -> None:
         """A play-screen part's markup, put in place only when it changed (the browser rebuilds less).
