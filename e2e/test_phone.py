@@ -263,7 +263,7 @@ def test_the_move_list_reads_in_words(phone: Any) -> None:
     page.tap(f'#board [data-target="{target}"]')
     page.wait_for_function("document.querySelectorAll('#moves .mv').length === 1")
     row = page.text_content("#moves li:nth-child(2)")
-    assert f"White clear stone on {target}" in row and f"clear@{target}" in row
+    assert f"White: clear stone on {target}" in row and f"clear@{target}" in row  # the colon is for a listener only
     assert not page.query_selector("#moves li:nth-child(2) .dot")  # no white dot beside a clear stone
 
 
