@@ -26,6 +26,7 @@ CHROMIUM_ARGS = [
 SOURCES = ("build.py", "package-lock.json", "package.json", "web", "engine")
 READY_TIMEOUT = 60_000  # ms: Pyodide needs 3–8 s on two busy cores
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -78,6 +79,20 @@ def serving(app: Any) -> Iterator[str]:
 
 
 # ----- steps in the page -----------------------------------------------------------------------
+@contextlib.contextmanager
+def app_page(browser: Any, url: str, **device: Any) -> Iterator[Any]:
+    """The app open in a browser context of its own (`device`: viewport, touch...); an error the page
+    throws fails the caller when it is done."""
+    context = browser.new_context(**device)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_app(page, url)
+    yield page
+    context.close()
+    assert not errors, errors[:3]
+
+
 def open_app(page: Any, url: str) -> float:
     """Load the page and wait until Python has drawn the first screen; returns the seconds it took."""
     started = time.monotonic()

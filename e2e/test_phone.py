@@ -8,11 +8,10 @@ import random
 from typing import Any, Iterator
 
 import pytest
-from e2e_support import ROOT, open_app
+from e2e_support import PHONE, ROOT, app_page, open_app
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 FINGER = 44  # CSS px: the least a tap target may measure each way
 BUTTONS = "header button, #app button, #app summary, #app select"  # everything tapped that is not the board
 GAMES = ("three-stones", "morris", "rings", "sage-stones", "triple-domino")
@@ -38,14 +37,8 @@ IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel).getBoundingClie
 
 @pytest.fixture
 def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_app(page, live_server + "/")
-    yield page
-    context.close()
-    assert not errors, errors[:3]
+    with app_page(browser, live_server + "/", **PHONE) as page:
+        yield page
 
 
 def start(page: Any, game: str) -> None:
@@ -130,6 +123,7 @@ def test_the_page_holds_still_and_every_target_fits_a_finger(phone: Any, game: s
     # every button and menu on the screen is at least 44 × 44
     assert not too_small(page, BUTTONS)
     page.tap("#game-menu summary")
+    assert page.is_visible("#game-menu [data-action=letters]"), "the colour-blind switch is measured with the menu"
     assert not too_small(page, "#game-menu button")
     page.tap("#game-menu summary")
     # every board location: at the board's size, or zoomed in where it is too dense for that
@@ -269,7 +263,7 @@ def test_the_move_list_reads_in_words(phone: Any) -> None:
     page.tap(f'#board [data-target="{target}"]')
     page.wait_for_function("document.querySelectorAll('#moves .mv').length === 1")
     row = page.text_content("#moves li:nth-child(2)")
-    assert f"White clear stone on {target}" in row and f"clear@{target}" in row
+    assert f"White: clear stone on {target}" in row and f"clear@{target}" in row  # the colon is for a listener only
     assert not page.query_selector("#moves li:nth-child(2) .dot")  # no white dot beside a clear stone
 
 

@@ -1,13 +1,14 @@
 """Phone screenshots of every game, as a player sees them (the viewport, not the whole page).
 
-    python docs/screenshots/shoot.py before|after [--desktop]
+    python docs/screenshots/shoot.py before|after|a11y [--desktop] [--dark] [--letters] [--games rings,...]
     python docs/screenshots/shoot.py languages
 
 Each game is a seeded position a few moves in, every seat a person, opened the
 way a reload opens a saved game; the shot is what a 390×844 touch screen shows
-then. `languages` shoots the home screen and morris in each of the page's
-languages (languages/<lang>-home.png, languages/<lang>-morris.png). PNGs are
-quantised to a small palette so the set stays a few hundred kB.
+then (`--dark`: with the system's dark theme; `--letters`: the colour-blind letters on).
+`languages` shoots the home screen and morris in each of the page's languages
+(languages/<lang>-home.png, languages/<lang>-morris.png). PNGs are quantised to a
+small palette so the set stays a few hundred kB.
 """
 
 from __future__ import annotations
@@ -70,23 +71,24 @@ def indexed_png(png: bytes) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
 
 
-def open_saved(browser, base: str, device: dict, game_id: str):
+def open_saved(browser, base: str, device: dict, game_id: str, letters: bool = False):
     """A new page on `device` opened on a saved game (saved_game), as a reload opens it; its context and page."""
     context = browser.new_context(**device)
     page = context.new_page()
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
     page.evaluate("text => localStorage.setItem('stones/current-game', text)", saved_game(game_id))
+    page.evaluate("on => localStorage.setItem('stones/settings', JSON.stringify({letters: on}))", letters)
     page.reload()
     page.wait_for_selector("#board svg", timeout=60_000)
     return context, page
 
 
-def shoot(playwright, base: str, label: str, device: dict, suffix: str) -> None:
+def shoot(playwright, base: str, label: str, device: dict, suffix: str, games: list[str], letters: bool = False) -> None:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     try:
-        for game_id in PLIES:
-            context, page = open_saved(browser, base, device, game_id)
+        for game_id in games:
+            context, page = open_saved(browser, base, device, game_id, letters)
             page.wait_for_timeout(1200)  # animations settle
             scrolled = page.evaluate("window.scrollY")
             out = HERE / label / f"{game_id}{suffix}.png"
@@ -127,9 +129,15 @@ def shoot_languages(playwright, base: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("label", choices=("before", "after", "languages"), help="the folder the shots go to")
+    parser.add_argument("label", choices=("before", "after", "a11y", "languages"), help="the folder the shots go to")
     parser.add_argument("--desktop", action="store_true", help="also 1280×800 desktop shots (…-desktop.png)")
+    parser.add_argument("--dark", action="store_true", help="the dark theme (…-dark.png)")
+    parser.add_argument("--letters", action="store_true", help="the colour-blind letters on (…-letters.png)")
+    parser.add_argument("--games", default=",".join(PLIES), help="comma-separated games (default: all five)")
     args = parser.parse_args()
+    games = args.games.split(",")
+    look = {"color_scheme": "dark"} if args.dark else {}
+    tail = ("-dark" if args.dark else "") + ("-letters" if args.letters else "")
     from playwright.sync_api import sync_playwright
 
     from server.app import create_app
@@ -139,9 +147,9 @@ def main() -> None:
         if args.label == "languages":
             shoot_languages(playwright, base)
             return
-        shoot(playwright, base, args.label, PHONE, "")
+        shoot(playwright, base, args.label, {**PHONE, **look}, tail, games, args.letters)
         if args.desktop:
-            shoot(playwright, base, args.label, DESKTOP, "-desktop")
+            shoot(playwright, base, args.label, {**DESKTOP, **look}, "-desktop" + tail, games, args.letters)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
 from boards import board_for  # noqa: E402
-from boards.svg import Glint, Plan, StoneLook, last_ring, location, stone  # noqa: E402
+from boards.svg import STONE_LETTERS, Glint, Plan, StoneLook, last_ring, location, stone  # noqa: E402
 from engine import GAME_IDS, get_game  # noqa: E402
 
 STONE_BOARDS = ("three-stones", "morris", "rings", "sage-stones")
@@ -54,6 +54,20 @@ def test_a_stone_is_a_shadow_under_a_body_and_glass_shines() -> None:
     grouped = StoneLook("xx", (1, 2), shadow="s", body="b", group="man man-{colour}", groove=0.5)
     assert stone(grouped, "white", 0, 0, 4).startswith('<g class="man man-white">')
     assert 'r="2.0" class="man-groove"' in stone(grouped, "white", 0, 0, 4)
+
+
+def test_stones_of_many_colour_boards_carry_their_letter_for_the_colour_blind_switch() -> None:
+    """Rings and sage-stones write each stone's colour letter (shown while the switch is on); a board of
+    two colours told apart by lightness (morris) writes none; no two colours share a letter."""
+    assert len(set(STONE_LETTERS.values())) == len(STONE_LETTERS)
+    for game_id, lettered in (("rings", True), ("sage-stones", True), ("morris", False), ("three-stones", False)):
+        state = played(game_id, 12)
+        markup = board_for(state.game).draw(state, {}, True).markup
+        letters = re.findall(r'class="stone-letter" aria-hidden="true">(\w)</text>', markup)
+        assert bool(letters) == lettered, game_id
+        assert set(letters) <= set(STONE_LETTERS.values())
+    look = StoneLook("x", (1, 1), shadow="s", body="b", lettered=True)
+    assert '>R</text>' in stone(look, "red", 10, 10, 8) and "stone-letter" not in stone(look, "mystery", 10, 10, 8)
 
 
 @pytest.mark.parametrize("game_id", STONE_BOARDS)

@@ -39,7 +39,7 @@ def test_morris_has_its_drawn_board_with_a_label_on_every_point() -> None:
     labels = re.findall(r'data-target="([a-g][1-7])" role="button" tabindex="-1" aria-label="([^"]+)"', drawing.markup)
     assert len(labels) == 24 and all(label.startswith(f"{name}: empty") for name, label in labels)
     assert legal(session) == set(POINT_NAMES)  # the first man goes anywhere
-    assert "9 in hand" in session.board.panel(session.state, session.ui, True)
+    assert '<span data-in-hand="white">9</span> in hand' in session.board.panel(session.state, session.ui, True)
 
 
 def test_a_mill_holds_the_move_back_until_a_man_is_chosen() -> None:

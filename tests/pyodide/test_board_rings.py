@@ -105,3 +105,15 @@ def test_held_circles_and_rings_are_the_score_items() -> None:
     assert session.state.is_over()
     drawing = session.render_board()
     assert not drawing.targets and "data-target" not in drawing.markup
+
+
+def test_a_circle_says_who_holds_it_and_by_how_many() -> None:
+    """While a turn converts, a listener hears what each circle holds: "circle 0,0, held by black 4 to 1"
+    (the holder's stones to everyone else's), or who has stones on a circle nobody holds."""
+    session = convert_ready()
+    assert session.click(C0[4]) is None  # black's stone gives black circle 0,0: a conversion is offered
+    markup = session.render_board().markup
+    labels = dict(re.findall(r'data-target="(x[^"]+)" role="button" tabindex="-1" aria-label="([^"]*)"', markup))
+    assert labels["x0,0"].startswith("circle 0,0, held by black 4 to 1, convert it"), labels["x0,0"]
+    assert any(", nobody holds it: 1 " in label for label in labels.values())
+    assert any(label.endswith(", empty, cannot be converted now") for label in labels.values())

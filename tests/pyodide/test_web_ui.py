@@ -366,7 +366,7 @@ def test_three_stones_rows_name_the_stone_not_the_movers_dot() -> None:
     session = Session.new("three-stones", {"mode": "pure-skill"}, 1, {})
     session.play("clear@b9")
     html = pages.moves(session)
-    assert "<b>White</b> clear stone on b9" in html and "clear@b9" in html and "dot-white" not in html
+    assert '<b>White</b><span class="sr-only">:</span> clear stone on b9' in html and "clear@b9" in html and "dot-white" not in html
 
 
 def test_rings_moves_say_where_and_what_they_converted() -> None:
@@ -399,6 +399,24 @@ def test_move_words_are_kept_and_follow_an_undo() -> None:
     session.undo()
     session.play("d2")
     assert session.move_words() == ["places a man on a1", "places a man on d2"]
+
+
+def test_the_news_says_each_new_move_in_words_the_computers_and_chances_too() -> None:
+    session = Session.new("three-stones", {}, 3, {"white": "human", "black": "random"})
+    heard = session.heard()
+    assert session.news(heard) == ""
+    session.click(legal_target(session))
+    session.play_ai()
+    news = session.news(heard)
+    said = news.split(". ")
+    assert said[0].startswith("White: ") and "stone on" in said[0]
+    assert any(part.startswith("Black: ") for part in said), news
+    assert any(part.startswith("Drew ") for part in said), news  # chance's draw, as the move list shows it
+    heard = session.heard()
+    session.undo()
+    assert session.news(heard) == "2 moves taken back."
+    session.play(next(m for m in session.state.legal_moves() if str(m) != session.redo_stack[-1]))
+    assert session.news(heard) == ""  # another line of play: the board and the move list say where it stands
 
 
 # ----- an earlier position ------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from engine import IllegalMoveError
 from engine.games import morris as M
 
 from ui.i18n import N_, _, ngettext
-from ui.words import colour_word, ending
+from ui.words import ending
 
 from . import Board, Drawing, RulesSection, esc, rules_html
 from .svg import Plan, StoneLook, focus_circle, gold, grain, hit_circle, last_ring, linear, location, radial, stone
@@ -334,12 +334,11 @@ class MorrisBoard(Board):
             lost_icons = "".join(man_icon(side, faded=True) for _man in range(lost))
             side_name = _(SIDE_WORDS[side])
             turn_tag = f"<span class=turn-tag>{esc(_('to move'))}</span>" if to_move else ""
-            in_hand_label = _("{side}: {count} in hand").format(side=colour_word(side), count=hand)
             rows.append(
                 f'<div class="morris-side{" to-move" if to_move else ""}" data-side="{side}" data-phase="{phase}">'
                 f'<p class="who"><span class="dot dot-{side}"></span><strong>{esc(side_name)}</strong>'
                 f'<span class="phase phase-{phase}">{esc(_(PHASE_WORDS.get(phase, phase)))}</span>{turn_tag}</p>'
-                f'<div class="in-hand" aria-label="{esc(in_hand_label)}">{icons}</div>'
+                f'<div class="in-hand" aria-hidden="true">{icons}</div>'  # the counts below say it in words
                 f'<p class="counts"><span data-in-hand="{side}">{hand}</span> {esc(_("in hand"))} · '
                 f'<span data-on-board="{side}">{board}</span> {esc(_("on the board"))} · '
                 f'<span data-lost="{side}">{lost}</span> {esc(_("lost"))} {lost_icons}</p></div>'

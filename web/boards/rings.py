@@ -83,12 +83,12 @@ COLOURS: dict[str, tuple[str, str, str, str]] = {
     "black": ("#7a7a7c", "#2a2a2d", "#050506", "#1b1b1d"),
     "white": ("#ffffff", "#ece8df", "#a59f92", "#fbfaf6"),
     "clear": ("#ffffff", "#dff3fb", "#9fcfe2", "#8cc9e0"),
-    "red": ("#ff9b8f", "#d0362c", "#7a120c", "#c42a20"),
-    "green": ("#9be39f", "#2f9a45", "#11501f", "#23853a"),
-    "blue": ("#9cc1ff", "#2f62c4", "#102c68", "#2a58b8"),
-    "yellow": ("#fff6a8", "#efc51c", "#9a7404", "#d9ae0c"),
-    "orange": ("#ffc28a", "#ee7d1e", "#8f3f05", "#e06e12"),
-    "purple": ("#d6a8f0", "#8244ad", "#3e1460", "#7a3aa6"),
+    "red": ("#ff9285", "#c8342a", "#71110b", "#bb281f"),
+    "green": ("#abe7ae", "#34a94c", "#156125", "#279541"),
+    "blue": ("#93bcff", "#2d5fbd", "#0f2960", "#2855b1"),
+    "yellow": ("#fff7b0", "#efc723", "#a17a04", "#e0b40c"),
+    "orange": ("#ffcd9f", "#ef8832", "#a44806", "#ed781b"),
+    "purple": ("#d6a8f0", "#5d317c", "#1a0828", "#552874"),
 }
 LIGHT_INKS = {"white", "clear", "yellow"}  # drawn with a dark edge so they show on the wood
 LOOK = StoneLook(
@@ -99,6 +99,7 @@ LOOK = StoneLook(
     glint=Glint(0.35, 0.4, 0.3, 0.17),
     glint_class="glint{extra}",
     glint_on=frozenset({"clear"}),
+    lettered=True,
 )
 
 POINT_SVG = tuple(PLAN.at(loc.x, loc.y) for loc in GEOMETRY.locations)
@@ -306,7 +307,12 @@ class RingsBoard(Board):
                 if can
                 else 0
             )
-            label = self._circle_label(name, scene.holders, scene.rings, can, flip, me)
+            on_circle: dict[str, int] = {}
+            for p in CIRCLE_POINTS[c]:
+                stone_there = scene.cells[POINT_NAMES[p]]
+                if stone_there is not None:
+                    on_circle[stone_there] = on_circle.get(stone_there, 0) + 1
+            label = self._circle_label(name, scene.holders, scene.rings, can, flip, me, on_circle)
             inner = [hit_circle(x, y, R_HIT), focus_circle(x, y, R_STONE + 2.6)]
             if can:
                 inner[:0] = [
@@ -353,13 +359,35 @@ class RingsBoard(Board):
         return _("point {name}: {what}, {where}").format(name=name, what=", ".join(what), where=where)
 
     def _circle_label(
-        self, name: str, holders: dict[str, str], rings: dict[str, str], can: bool, flip: int, me: str
+        self,
+        name: str,
+        holders: dict[str, str],
+        rings: dict[str, str],
+        can: bool,
+        flip: int,
+        me: str,
+        on_circle: dict[str, int],
     ) -> str:
+        """What a circle holds, for a listener: "circle 3 4, held by black 4 to 2, convert it: …"."""
         bits = [_("circle {name}").format(name=name)]
         if name in rings:
             bits.append(_("a {colour} ring").format(colour=colour_word(rings[name])))
-        if name in holders:
-            bits.append(_("held by {player}").format(player=colour_word(holders[name])))
+        holder = holders.get(name)
+        if holder:
+            others = sum(count for colour, count in on_circle.items() if colour != holder)
+            bits.append(
+                _("held by {player} {count} to {others}").format(
+                    player=colour_word(holder), count=on_circle.get(holder, 0), others=others
+                )
+            )
+        elif on_circle:
+            held = ", ".join(
+                _("{count} {colour}").format(count=count, colour=colour_word(colour))
+                for colour, count in on_circle.items()
+            )
+            bits.append(_("nobody holds it: {stones}").format(stones=held))
+        else:
+            bits.append(_("empty"))
         if can:
             words = ngettext(
                 "convert it: turns {count} stone {colour}", "convert it: turns {count} stones {colour}", flip

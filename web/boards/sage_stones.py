@@ -54,12 +54,12 @@ COLOURS = {  # light, base, dark: the marbles' gradients
     "black": ("#6a6a70", "#26262b", "#050506"),
     "white": ("#ffffff", "#eeebe3", "#a9a294"),
     "clear": ("#ffffff", "#d9f1fa", "#9fd2e6"),
-    "red": ("#ff8b76", "#d23a26", "#7d160b"),
-    "green": ("#8fe08f", "#2f8f3f", "#0f4a1a"),
-    "blue": ("#8fb6ff", "#2f62c9", "#122d6e"),
-    "yellow": ("#fff4a8", "#f0c22c", "#9a7006"),
-    "orange": ("#ffc384", "#ee8a24", "#99460a"),
-    "purple": ("#c9a2f2", "#7b47b5", "#3b1a63"),
+    "red": ("#ff8068", "#c73724", "#71140a"),
+    "green": ("#abe8ab", "#38a94b", "#156724"),
+    "blue": ("#83aeff", "#2d5dbf", "#102964"),
+    "yellow": ("#fff6b5", "#f1c538", "#a67906"),
+    "orange": ("#ffc383", "#ee8923", "#98460a"),
+    "purple": ("#c9a2f2", "#593383", "#1a0b2b"),
 }
 SOLID = {name: base for name, (_light, base, _dark) in COLOURS.items()}
 
@@ -74,6 +74,7 @@ LOOK = StoneLook(
     body="stone-body",
     group="stone stone-{colour}{extra}",
     glint=Glint(0.33, 0.38, 0.3, 0.18),
+    lettered=True,
 )
 
 

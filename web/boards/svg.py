@@ -4,7 +4,8 @@
 - `location` is a clickable location: the group carrying `data-target`, its role and label,
   with `hit` and `focus` shapes (the hit area a finger needs, the ring only :focus-visible shows);
   `pocket` is a location's parts on a pocket board;
-- `stone` draws a stone (shadow, body, a glint on glass) in a board's `StoneLook`;
+- `stone` draws a stone (shadow, body, a glint on glass) in a board's `StoneLook`, and on boards of many
+  colours its colour's letter, shown while the colour-blind switch is on (`STONE_LETTERS`);
 - `last_ring` marks the stone the last move played;
 - `radial`, `grain`, `gold` and `stone_gradients` write a board's `<defs>` for its palette.
 
@@ -139,6 +140,22 @@ class StoneLook:
     glint_class: str = "glint"
     glint_on: frozenset[str] | None = None
     groove: float = 0.0
+    lettered: bool = False  # the colour's letter on each stone (boards of many colours; shown by the switch)
+
+
+# Each stone colour's letter for the colour-blind switch: blue is U, as card games write it, black being B.
+STONE_LETTERS = {
+    "black": "B",
+    "white": "W",
+    "clear": "C",
+    "red": "R",
+    "green": "G",
+    "blue": "U",
+    "yellow": "Y",
+    "orange": "O",
+    "purple": "P",
+}
+LETTER_SIZE = 1.15  # the letter's height as a share of the stone's radius: big, inside the stone's edge
 
 
 def _classes(template: str, colour: str, extra: str) -> str:
@@ -157,6 +174,11 @@ def stone(look: StoneLook, colour: str, x: float, y: float, r: float, extra: str
         parts.append(f'<circle cx="{px(x)}" cy="{px(y)}" r="{px(r * look.groove)}" class="man-groove"/>')
     if look.glint and (look.glint_on is None or colour in look.glint_on):
         parts.append(look.glint.svg(x, y, r, _classes(look.glint_class, colour, extra)))
+    if look.lettered and colour in STONE_LETTERS:
+        parts.append(
+            f'<text x="{px(x)}" y="{px(y + r * LETTER_SIZE * 0.36)}" font-size="{px(r * LETTER_SIZE)}" '
+            f'class="stone-letter" aria-hidden="true">{STONE_LETTERS[colour]}</text>'
+        )
     if look.group:
         return f'<g class="{_classes(look.group, colour, extra)}">{"".join(parts)}</g>'
     return "".join(parts)

@@ -41,7 +41,7 @@ ASPECT = 0.84  # the layout view: height / width
 MIN_VIEW = 5.2 * S  # the fitted view is never narrower than this
 ZOOM = Zoom("td_view", most=8, wheel=True)  # a big layout's fit is wide: zoom far enough for 44 px places
 NUMBER_INK = ("#4a4a4a", "#c0392b", "#2467b0", "#23853a", "#cf5a00", "#7d3c98")
-SEAT_INK = ("#d1453b", "#2f74c0", "#2e8b57", "#d68910", "#8e44ad", "#16a085")
+SEAT_INK = ("#c5382e", "#2964a6", "#38a969", "#e59211", "#612f76", "#3fe5c4")
 KEYS = "1234567890"
 PLAN = Plan(S)  # the first tile's lattice point at the origin; the view fits whatever is laid
 _CORNERS = GAME.geometry().cell_corners
@@ -82,7 +82,7 @@ def _numbers(points: list[tuple[float, float]], numbers: tuple[int, ...] | list[
         out.append(
             f'<text x="{nx:.1f}" y="{ny:.1f}" class="num n{n}" font-size="{size:.1f}" fill="{NUMBER_INK[n]}">{n}</text>'
         )
-    return "".join(out)
+    return " ".join(out)  # spaced, so the numbers read as three (a place names its corners "2, 2, 2")
 
 
 def tile_svg(
@@ -260,10 +260,9 @@ class TripleDominoBoard(Board):
                 )
                 if len(rotations) > 1:
                     what += " " + _("({count} ways round: T turns it)").format(count=len(rotations))
-                    turn = _("turn {tile} on {at}").format(tile=selected, at=at)
                     inner.append(
                         f'<g class="rotate" data-board-action="rotate" data-value="{at}" '
-                        f'aria-label="{esc(turn)}"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
+                        f'aria-hidden="true"><circle cx="{mx:.1f}" cy="{my:.1f}" r="11"/>'
                         f'<text x="{mx:.1f}" y="{my + 5:.1f}">↻</text></g>'
                     )
                 cls = "open fits"
@@ -544,8 +543,9 @@ class TripleDominoBoard(Board):
                 if live:
                     buttons.append(
                         f'<button type="button" class="{" ".join(classes)}" data-board-action="tile" data-value="{name}" '
-                        f'aria-pressed="{"true" if name == selected else "false"}" aria-label="{esc(label)}">'
-                        f'{hand_tile_icon(name)}<span class="td-key">{key}</span></button>'
+                        f'aria-pressed="{"true" if name == selected else "false"}">{hand_tile_icon(name)}'
+                        f'<span class="sr-only">{esc(label)}</span><span class="td-key" aria-hidden="true">{key}</span>'
+                        "</button>"
                     )
                 else:
                     buttons.append(

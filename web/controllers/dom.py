@@ -41,3 +41,19 @@ def scroll_to_current(moves: Any) -> None:
 def focus_quietly(node: Any) -> None:
     """Focus without scrolling the page (the page never moves by itself)."""
     node.focus(js_object({"preventScroll": True}))
+
+
+# what finds a control again once its part of the screen is drawn anew: what it does, not which node it was
+SAME_CONTROL = (("data-action", "data-ply"), ("data-board-action", "data-value"), ("data-target",), ("data-tile",))
+
+
+def same_control(node: Any) -> str | None:
+    """A selector for the control `node` is, in a redrawn copy of its part (None: nothing to find it by)."""
+    if not node or not getattr(node, "hasAttribute", None):
+        return None
+    for names in SAME_CONTROL:
+        if node.hasAttribute(names[0]):
+            return "".join(
+                f'[{name}="{window.CSS.escape(node.getAttribute(name))}"]' for name in names if node.hasAttribute(name)
+            )
+    return f"#{window.CSS.escape(node.id)}" if node.id else None

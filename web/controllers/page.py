@@ -26,9 +26,9 @@ from ui.words import ending, flag_fell, reason, refusal
 
 from .clock import TurnClock
 from .computer import ComputerPlayers
-from .dom import el, focus_quietly, next_frame, scroll_to_current
+from .dom import el, focus_quietly, next_frame, same_control, scroll_to_current
 from .records import export_game, open_game
-from .store import GameStore
+from .store import GameStore, Settings
 
 if TYPE_CHECKING:
     from ui.scan import ScanScreen
@@ -46,7 +46,11 @@ class Page:
         self.focus_board = False  # put the focus on the board at the next drawing (after Start)
         self.by_keyboard = False  # the click being handled came from a key (Enter or Space on a button)
         self.drawn: dict[str, str] = {}  # each play-screen part's markup as last put in place
+        self.heard: list[tuple[str, str]] = []  # the history as last announced (Session.heard)
         self.store = GameStore(storage)
+        self.settings = Settings(storage)
+        self.letters = self.settings.get(LETTERS)  # the colour-blind switch, as remembered
+        self.show_letters()
         self.clock = TurnClock()
         self.computer = ComputerPlayers(self)
         self._scan: ScanScreen | None = None
@@ -133,10 +137,13 @@ class Page:
     def show_play(self, focus: bool = True) -> None:
         """The play screen; `focus` puts the focus on the board (not when the page opens on a saved game:
         nobody has touched the page yet, and the browser would ring the focused point)."""
+        session = self.session
+        assert session is not None, "the play screen shows a game"
         self.screen = "play"
         self.focus_board = focus
         self.computer.turn_begins()
-        self.new_screen(pages.play_frame(self.open_session, self.open_session.board.key_help()))
+        self.new_screen(pages.play_frame(session, session.board.key_help()))
+        self.heard = session.heard()  # a listener hears the moves from here on, not the game so far
         self.render_play()
 
     def redraw(self) -> None:
@@ -184,12 +191,14 @@ class Page:
             if target:
                 target.classList.add("hint-target")
         self.put("panel", session.render_panel())
-        self.put("toolbar", pages.toolbar(session))
+        self.put("toolbar", pages.toolbar(session, self.letters))
         self.put("viewing", pages.viewing_banner(session))
         summary = pages.summary(session) if session.shows_summary() else ""
         summary_appears = bool(summary) and not self.drawn.get("summary")
         self.put("summary", summary)
         self.render_moves()
+        self.announce(session.news(self.heard))
+        self.heard = session.heard()
         # roving tab stop: the cursor (or the first target) is the one board element in the tab order
         cursor = session.ui.get("cursor")
         if cursor not in drawing.targets:
@@ -201,18 +210,39 @@ class Page:
             target.setAttribute("tabindex", "0")
         if summary_appears and (board_focused or self.by_keyboard):  # the game just ended under the player's hand
             focus_quietly(el("summary-title"))
-        elif target and board_focused:
+        elif target and (board_focused or document.activeElement.id == "board"):
             focus_quietly(target)
         elif board_focused:
             focus_quietly(el("board"))
         self.msg = ("", "")
         document.body.dataset.state = "over" if session.state.is_over() else "playing"
 
+    def announce(self, news: str) -> None:
+        """Say `news` in the live region; the same words twice (a second undo) are said again too: a
+        region whose text does not change is not read out, so the repeat carries a no-break space."""
+        if not news:
+            return
+        region = el("announce")
+        region.textContent = news + "\u00a0" if region.textContent == news else news
+
     def put(self, part: str, markup: str) -> None:
-        """A play-screen part's markup, put in place only when it changed (the browser rebuilds less)."""
-        if self.drawn.get(part) != markup:
-            el(part).innerHTML = markup
-            self.drawn[part] = markup
+        """A play-screen part's markup, put in place only when it changed (the browser rebuilds less).
+
+        The focus is never lost: a control that had it has it again in the new markup, or, gone or
+        disabled (Undo with nothing left to undo), hands it to the board."""
+        if self.drawn.get(part) == markup:
+            return
+        node = el(part)
+        active = document.activeElement
+        again = same_control(active) if active and node.contains(active) else None
+        node.innerHTML = markup
+        self.drawn[part] = markup
+        if again:
+            control = node.querySelector(again)
+            if control and not control.hasAttribute("disabled"):
+                focus_quietly(control)
+            else:
+                focus_quietly(el("board").querySelector('[tabindex="0"]') or el("board"))
 
     def render_moves(self) -> None:
         """The move list, scrolled inside its own box to the move shown (never the page), in the next
@@ -228,7 +258,7 @@ class Page:
         if self.screen != "play" or self.session is None:
             return
         self.put("status", pages.status(self.session, self.clock.remaining(self.session), self.computer.state()))
-        self.put("toolbar", pages.toolbar(self.session))
+        self.put("toolbar", pages.toolbar(self.session, self.letters))
         self.put("hint", pages.hint_box(self.session, self.computer.state()))
 
     def show_message(self, kind: str, text: str) -> None:
@@ -280,7 +310,10 @@ class Page:
     def act(self, action: str, node: Any) -> None:
         menu = el("game-menu")
         if menu:
+            chosen_there = menu.contains(document.activeElement) and menu.hasAttribute("open")
             menu.removeAttribute("open")  # an action chosen from the menu closes it
+            if chosen_there:  # and hands the focus back to the menu's button, as menus do
+                focus_quietly(el("game-menu-button"))
         if action.startswith("scan"):
             self.scan.act(action, node)
             return
@@ -335,6 +368,23 @@ class Page:
         self.bump()
         self.open_session.continue_from_view()
         self.after_change()
+
+    def show_letters(self) -> None:
+        """The colour-blind switch: each stone shows its colour's letter (the boards always draw it; the
+        style sheet shows it while the page's root carries data-letters)."""
+        root = document.documentElement
+        if self.letters:
+            root.setAttribute("data-letters", "")
+        else:
+            root.removeAttribute("data-letters")
+
+    def toggle_letters(self) -> None:
+        self.letters = not self.letters
+        problem = self.settings.set(LETTERS, self.letters)
+        self.show_letters()
+        if problem:
+            self.msg = ("warn", problem)
+        self.render_play()
 
     def export(self) -> None:
         self.msg = ("info", export_game(self.open_session))
@@ -546,6 +596,7 @@ ACTIONS: dict[str, Callable[[Page, Any], None]] = {
     "ai-here": lambda page, node: page.computer.choose(think_here=True),
     "ai-retry": lambda page, node: page.computer.choose(think_here=False),
     "export": lambda page, node: page.export(),
+    "letters": lambda page, node: page.toggle_letters(),
     "undo": lambda page, node: page.take_back(redo=False),
     "redo": lambda page, node: page.take_back(redo=True),
     "view": lambda page, node: page.view(int(node.getAttribute("data-ply"))),
@@ -556,5 +607,6 @@ ACTIONS: dict[str, Callable[[Page, Any], None]] = {
     "close-summary": lambda page, node: page.show_summary(False),
     "summary": lambda page, node: page.show_summary(True),
 }
+LETTERS = "letters"  # the setting's name: the colour-blind letters on stones
 WITHOUT_A_GAME = frozenset({"home", "pick", "start", "import"})  # the rest need a game in progress
 KEY_ACTIONS = {"Escape": "live", "u": "undo", "U": "undo", "r": "redo", "R": "redo", "h": "hint", "H": "hint"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -66,3 +67,35 @@ class GameStore:
         except StonesError as exc:
             self.storage.removeItem(STORE_KEY)
             return None, _("Your saved game could not be restored: {reason}").format(reason=reason(exc))
+
+
+SETTINGS_KEY = "stones/settings"
+
+
+class Settings:
+    """The person's display choices (the colour-blind letters on stones), kept in the browser for every game."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    def _all(self) -> dict[str, Any]:
+        try:
+            saved = json.loads(self.storage.getItem(SETTINGS_KEY) or "{}")
+        except ValueError:  # an edited or broken entry: the defaults, and the next change writes it anew
+            return {}
+        return saved if isinstance(saved, dict) else {}
+
+    def get(self, name: str) -> bool:
+        return bool(self._all().get(name, False))
+
+    def set(self, name: str, value: bool) -> str:
+        """Remember a choice; "" when kept, else why not (it still holds for this visit)."""
+        settings = self._all()
+        settings[name] = value
+        try:
+            self.storage.setItem(SETTINGS_KEY, json.dumps(settings))
+        except Exception as exc:  # the browser refused: the choice holds until the page is closed
+            from ui.i18n import _
+
+            return _("the setting could not be saved in this browser ({reason})").format(reason=exc)
+        return ""

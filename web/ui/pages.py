@@ -262,6 +262,7 @@ def play_frame(session: Session, key_help: str) -> str:
         f'<div class="status-bar" id="status-bar"><div class="status" id="status" role="status" aria-live="polite">'
         f"</div></div>"
         f'<div class="message" id="message" role="alert" aria-live="assertive"></div>'
+        f'<p class="sr-only" id="announce" aria-live="polite" aria-atomic="true"></p>'
         f'<div class="layout"><div class="board-area" id="board-area">'
         f'<div class="board-wrap" id="board" tabindex="-1"></div><div id="viewing"></div><div id="summary"></div></div>'
         f'<aside class="side">'
@@ -354,8 +355,9 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
     )
 
 
-def toolbar(session: Session) -> str:
-    """Hint, Undo and Redo, and the less used actions in a menu: one row on a phone."""
+def toolbar(session: Session, letters: bool = False) -> str:
+    """Hint, Undo and Redo, and the less used actions in a menu: one row on a phone. The menu holds the
+    colour-blind switch too (`letters`: each stone's colour written on it)."""
 
     def button(action: str, label: str, enabled: bool = True, key: str = "", role: str = "") -> str:
         shortcut = f' aria-keyshortcuts="{key}"' if key else ""
@@ -370,6 +372,8 @@ def toolbar(session: Session) -> str:
             button("new", _("New game"), role="menuitem"),
             button("export", _("Export this game"), role="menuitem"),
             button("import", _("Open a saved game…"), role="menuitem"),
+            f'<button type="button" data-action="letters" role="menuitemcheckbox" '
+            f'aria-checked="{"true" if letters else "false"}">{esc(_("Letters on stones (colour-blind)"))}</button>',
         ]
     )
     return "".join(
@@ -379,7 +383,7 @@ def toolbar(session: Session) -> str:
             ),
             button("undo", _("Undo"), session.can_undo(), "U"),
             button("redo", _("Redo"), session.can_redo(), "R"),
-            f'<details class="menu" id="game-menu"><summary aria-label="{esc(_("more actions"))}">{esc(_("More"))}</summary>'
+            f'<details class="menu" id="game-menu"><summary id="game-menu-button" aria-label="{esc(_("more actions"))}">{esc(_("More"))}</summary>'
             f'<div class="menu-list" role="menu">{menu}</div></details>',
         ]
     )
@@ -494,9 +498,9 @@ def moves(session: Session) -> str:
     items = [
         _move_item(
             0,
-            f'<span class="num"></span><span class="words">{esc(_("Start"))}</span>',
+            f'<span class="num"></span><span class="words">{esc(_("Start"))}'
+            f'<span class="sr-only">: {esc(_("the starting position"))}</span></span>',
             shown_ply == 0,
-            _("the starting position"),
         )
     ]
     for row in rows:
@@ -504,23 +508,19 @@ def moves(session: Session) -> str:
         chance = "".join(f'<span class="chance">{esc(c)}</span>' for c in seen)
         if row["player"] == CHANCE:
             label = f'<span class="num"></span><span class="words">{chance}</span>'
-            text = ", ".join(seen)
-        else:
-            who = name_of(row["player"])
+        else:  # the name is the text as shown (a listener hears what a reader sees), with its pauses
             label = (
-                f'<span class="num">{row["number"]}.</span><span class="words"><b>{esc(who)}</b> '
-                f'{esc(row["words"])}{chance}</span><span class="mv">{esc(row["move"])}</span>'
+                f'<span class="sr-only">{esc(_("move"))} </span><span class="num">{row["number"]}.</span><span class="words">'
+                f'<b>{esc(name_of(row["player"]))}</b><span class="sr-only">:</span> {esc(row["words"])}{chance}</span>'
+                f'<span class="sr-only">(</span><span class="mv">{esc(row["move"])}</span><span class="sr-only">)</span>'
             )
-            text = _("move {number}, {player}: {words} ({move})").format(
-                number=row["number"], player=who, words=row["words"], move=row["move"]
-            )
-        items.append(_move_item(row["ply"], label, row["ply"] == shown_ply, text))
+        items.append(_move_item(row["ply"], label, row["ply"] == shown_ply))
     return "".join(items)
 
 
-def _move_item(ply: int, label: str, current: bool, text: str) -> str:
+def _move_item(ply: int, label: str, current: bool) -> str:
     cur = ' aria-current="step"' if current else ""
     return (
         f'<li{" class=current" if current else ""}><button type="button" data-action="view" data-ply="{ply}"'
-        f'{cur} aria-label="{esc(text)}">{label}</button></li>'
+        f"{cur}>{label}</button></li>"
     )

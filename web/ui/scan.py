@@ -280,8 +280,8 @@ def pick_html(game: str, companion: bool | None, games: tuple[str, ...] = SCAN_G
         for g in games
     )
     choices += "".join(
-        f'<p class="scan-game not-scanned" data-not-scanned="{g}"><input type="radio" name="scan-game" value="{g}" '
-        f'disabled aria-describedby="why-{g}"> {esc(game_title(g, get_game(g).title))}: '
+        f'<p class="scan-game not-scanned" data-not-scanned="{g}"><label><input type="radio" name="scan-game" '
+        f'value="{g}" disabled aria-describedby="why-{g}"> {esc(game_title(g, get_game(g).title))}</label>: '
         f'<span id="why-{g}">{esc(_(why))}</span></p>'
         for g, why in NOT_SCANNED.items()
     )

@@ -22,7 +22,8 @@ from engine.core.state import TIME_FORFEIT
 from boards import Board, Drawing, board_for
 
 from . import think
-from .i18n import N_, _, language
+from .i18n import N_, _, language, ngettext
+from .words import name_of
 
 HUMAN = "human"
 LEVEL_ORDER = ("easy", "medium", "hard", "random")  # how the seat menu lists the computer levels
@@ -426,6 +427,37 @@ class Session:
         if pending:
             rows.append({"number": None, "player": CHANCE, "move": "", "chance": pending, "ply": self.state.ply})
         return rows
+
+    def heard(self) -> list[tuple[str, str]]:
+        """The history as (move, who played it): what a listener knows once the news is said."""
+        return [(str(move), player) for move, player in zip(self.state.history, self.movers)]
+
+    def news(self, heard: list[tuple[str, str]]) -> str:
+        """What a listener who knows the history `heard` has not been told, in words: the moves played since
+        (the computer's and chance's too), or how many were taken back; "" when nothing changed."""
+        now = self.heard()
+        kept = 0
+        while kept < min(len(now), len(heard)) and now[kept] == heard[kept]:
+            kept += 1
+        if kept < len(heard):  # taken back (an undo, going back to an earlier position) or another game
+            if kept < len(now):
+                return ""  # a different game: its screen says what it is
+            taken = sum(1 for _move, player in heard[kept:] if player != CHANCE)
+            return (
+                ngettext("{count} move taken back.", "{count} moves taken back.", taken).format(count=taken)
+                if taken
+                else ""
+            )
+        words = self.move_words()
+        said = []
+        for ply in range(kept, len(now)):
+            move, player = now[ply]
+            if player == CHANCE:
+                seen = self.board.public_text(move)
+                said.append(f"{seen[:1].upper()}{seen[1:]}.")
+            else:
+                said.append(_("{player}: {move}.").format(player=name_of(player), move=words[ply]))
+        return " ".join(said)
 
     def render_board(self, interactive: bool = True) -> Drawing:
         shown = self.shown_state()
