@@ -84,17 +84,21 @@ def open_saved(browser, base: str, device: dict, game_id: str, letters: bool = F
     return context, page
 
 
+def save_shot(page, out: Path) -> None:
+    """The page as it shows once its animations settle, written small to `out`."""
+    page.wait_for_timeout(1200)
+    scrolled = page.evaluate("window.scrollY")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(indexed_png(page.screenshot()))
+    print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} kB, page scrolled by {scrolled:.0f} px")
+
+
 def shoot(playwright, base: str, label: str, device: dict, suffix: str, games: list[str], letters: bool = False) -> None:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     try:
         for game_id in games:
             context, page = open_saved(browser, base, device, game_id, letters)
-            page.wait_for_timeout(1200)  # animations settle
-            scrolled = page.evaluate("window.scrollY")
-            out = HERE / label / f"{game_id}{suffix}.png"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(indexed_png(page.screenshot()))
-            print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} kB, page scrolled by {scrolled:.0f} px")
+            save_shot(page, HERE / label / f"{game_id}{suffix}.png")
             context.close()
     finally:
         browser.close()
@@ -117,11 +121,7 @@ def shoot_languages(playwright, base: str) -> None:
                     page.evaluate("text => localStorage.setItem('stones/current-game', text)", game)
                 page.reload()
                 page.wait_for_selector("#board svg" if game else "#home-title", timeout=60_000)
-                page.wait_for_timeout(1200)  # animations settle
-                out = HERE / "languages" / f"{language}-{name}.png"
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_bytes(indexed_png(page.screenshot()))
-                print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} kB")
+                save_shot(page, HERE / "languages" / f"{language}-{name}.png")
             context.close()
     finally:
         browser.close()

@@ -8,7 +8,7 @@ seeded morris game saved in the browser (shoot.py's open_saved) so the resume bu
 
 from __future__ import annotations
 
-from shoot import DESKTOP, HERE, PHONE, ROOT, indexed_png, open_saved
+from shoot import DESKTOP, HERE, PHONE, open_saved, save_shot
 
 from e2e_support import CHROMIUM, CHROMIUM_ARGS, DIST, ensure_built, serving
 
@@ -28,9 +28,7 @@ def main() -> None:
                 context, page = open_saved(browser, base, device, RESUMED_GAME)
                 page.click("[data-action=home]")
                 page.wait_for_selector(".game-card svg")
-                out = HERE / f"home-{name}.png"
-                out.write_bytes(indexed_png(page.screenshot()))
-                print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} kB")
+                save_shot(page, HERE / f"home-{name}.png")
                 context.close()
         finally:
             browser.close()
