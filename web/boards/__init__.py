@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.games import GAME_MODULES
 from ui.i18n import _
+from ui.markup import esc
 
 
 @dataclasses.dataclass
@@ -139,12 +140,3 @@ def board_for(game: Any) -> Board:
         return GenericBoard(game)
     board: Board = module.BOARD(game)
     return board
-
-
-# html.escape's replacements, without importing `html`: its entity table costs ~0.1 s of start-up in Pyodide.
-_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
-
-
-def esc(text: Any) -> str:
-    """Text made safe for HTML and SVG markup and attribute values (what html.escape(quote=True) gives)."""
-    return str(text).translate(_ESCAPES)

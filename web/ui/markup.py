@@ -1,7 +1,7 @@
 """Text made safe for HTML: the one helper the first screen needs, importing nothing else.
 
 The home screen draws before the engine or any board module is imported (a phone's
-start-up); `boards.esc` gives the same result for the boards.
+start-up); the boards use it too (`boards.esc` is this one).
 """
 
 from __future__ import annotations

@@ -14,14 +14,23 @@ import math
 from typing import Any, Callable
 
 from ...games.sage_stones import COLUMN_OF as COLUMN_OF_POCKET
-from ...games.sage_stones import PASS, Place, SageStonesState, Wipe
+from ...games.sage_stones import PASS, ROLLS, Place, SageStonesState, Wipe
 
 RACE = 0.55
 """λ: how much one stone more in hand lowers a seat's chance (tuned on greedy self-play)."""
 
 
-# How likely a roll sends a stone to each column (1-2-3 loses the turn: 6/27 goes nowhere).
-COLUMN_CHANCE = {3: 1 / 27, 4: 3 / 27, 5: 6 / 27, 6: 1 / 27, 7: 6 / 27, 8: 3 / 27, 9: 1 / 27}
+def _column_chances() -> dict[int, float]:
+    """How likely a roll sends a stone to each column, from the rules' table of rolls (1-2-3 loses the
+    turn: 6/27 goes nowhere)."""
+    chance: dict[int, float] = {}
+    for roll, share in ROLLS:
+        if not roll.loses_turn:
+            chance[roll.total] = chance.get(roll.total, 0.0) + share
+    return chance
+
+
+COLUMN_CHANCE = _column_chances()
 DISCOUNT = (1.0, 0.6, 0.4, 0.3, 0.25, 0.2)
 """Weight of a capture chance by how many seats come before it (later ones may never happen)."""
 
