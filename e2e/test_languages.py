@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_support import open_app
+from e2e_support import PHONE, app_page, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -79,3 +79,25 @@ def test_a_first_visit_opens_in_the_browsers_language(page, base_url) -> None:
     page.reload()
     page.wait_for_selector("body[data-ready]")
     check_home(page, "fr")
+
+
+@pytest.mark.parametrize("language", list(WORDS))
+def test_each_language_on_a_phone(browser, live_server, language) -> None:
+    # a 390x844 touch screen: the picker, the home screen, a morris move by a tap, all in the language,
+    # and nothing wider than the screen (German and Dutch words run long)
+    with app_page(browser, live_server + "/", locale="en-US", **PHONE) as page:
+        page.select_option("#language", language)
+        page.wait_for_function(f"document.documentElement.lang === '{language}'")
+        check_home(page, language)
+        _title, morris, moves, placed = WORDS[language]
+        page.tap('[data-game="morris"]')
+        page.wait_for_selector("#setup")
+        assert page.text_content("#setup-title") == morris
+        page.select_option("#match", "people")
+        page.tap("button[data-action=start]")
+        page.wait_for_selector("svg.board-morris")
+        page.tap('#board [data-target="d2"]')
+        page.wait_for_function("document.querySelectorAll('#moves .mv').length === 1")
+        assert page.text_content(".moves-title") == moves
+        assert placed in page.locator("#moves .words").nth(1).text_content()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
