@@ -202,9 +202,10 @@ def test_a_whole_morris_game_by_keyboard_alone_is_heard_move_by_move(page: Any, 
     rng = random.Random(19)
     for turn in range(KEYBOARD_MOVES):
         page.wait_for_function(HUMAN_TURN, timeout=AI_TIMEOUT)
-        assert focus_is_on_the_board(page), f"turn {turn}: the focus left the board after the computer's reply"
-        if page.evaluate("document.body.dataset.state") == "over":
+        if page.evaluate("document.body.dataset.state") == "over":  # the summary's heading has the focus
+            assert page.evaluate("document.activeElement.id") == "summary-title", "the game's end is not announced"
             break
+        assert focus_is_on_the_board(page), f"turn {turn}: the focus left the board after the computer's reply"
         before = move_count(page)
         stage = page.get_attribute("svg.board-morris", "data-stage")
         press_on(
