@@ -312,7 +312,7 @@ def status(session: Session, clock_now: dict[str, float] | None = None, ai_state
         )
         turn = (
             f'<p class="turn over" data-outcome="{esc(outcome.winner or "draw")}" '
-            f'data-termination="{outcome.termination.value}">{esc(_("Game over."))} {esc(ending(outcome))} {reopen}</p>'
+            f'data-termination="{outcome.termination.value}">{esc(_("Game over."))} {esc(ending(outcome))}{" " + reopen if reopen else ""}</p>'
         )
     elif shown.current_player == CHANCE:
         turn = f'<p class="turn">{esc(_("Drawing…"))}</p>'
