@@ -274,14 +274,14 @@ PEER_LOSS_BLACK = ["b4", "c4", "d1", "d6", "e3", "f2", "f4", "g4"]
 
 
 def test_morris_a_mill_the_other_side_can_shut_first_is_not_unstoppable() -> None:
-    from engine.ai.games.morris import FULL, reach, reopening_mills
+    from engine.ai.games.morris import FULL, reopening_mills
     for take, expected in (("a7", 0), ("d7", 1)):
         state = morris_position(PEER_LOSS_WHITE, PEER_LOSS_BLACK, "black", {"white": 0, "black": 0})
         state.push(state.parse_move(f"d6-f6x{take}"))
         white, black = state.men
         empty = FULL ^ (white | black)
         assert reopening_mills(black, white, empty) == 1  # black to move: out and back in
-        assert reopening_mills(black, white, empty, False, reach(white)) == expected  # white first
+        assert reopening_mills(black, white, empty, to_move=False) == expected  # white first
 
 
 def test_morris_hard_does_not_leave_the_piece_that_shuts_its_mill() -> None:

@@ -132,14 +132,15 @@ def running_mills(men: int, empty: int) -> int:
     return count
 
 
-def reopening_mills(men: int, theirs: int, empty: int, to_move: bool = True, their_reach: int = 0) -> int:
+def reopening_mills(men: int, theirs: int, empty: int, to_move: bool = True) -> int:
     """Closed mills with a piece that can step out and back in: no piece of the other side stands next
     to the point it leaves, so nothing can fill the gap (a removal every second move).
 
     If the other side moves first it may instead shut the door: step a piece onto the point ours would
-    step out to. Such a mill counts only with an exit `their_reach` (the points the other side can step
-    to) does not cover, or with two exits (one move shuts one)."""
+    step out to. Such a mill counts only with an exit the other side cannot step to, or with two exits
+    (one move shuts one)."""
     count = 0
+    their_reach = -1  # the points the other side can step to, found when first needed
     for mask in MILL_MASKS:
         if men & mask != mask:
             continue
@@ -147,9 +148,13 @@ def reopening_mills(men: int, theirs: int, empty: int, to_move: bool = True, the
             exits = NEIGHBOUR_MASK[p] & empty
             if not exits or NEIGHBOUR_MASK[p] & theirs:
                 continue
-            if to_move or exits & ~their_reach or exits & (exits - 1):
-                count += 1
-                break
+            if not to_move and not exits & (exits - 1):
+                if their_reach < 0:
+                    their_reach = reach(theirs)
+                if exits & their_reach:
+                    continue
+            count += 1
+            break
     return count
 
 
@@ -194,7 +199,7 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
         if not (flying and them.bit_count() == 3):
             value += weights.reopening_mill * reopening_mills(me, them, empty)
         if not (flying and me.bit_count() == 3):
-            value -= weights.reopening_mill * reopening_mills(them, me, empty, False, reach(me))
+            value -= weights.reopening_mill * reopening_mills(them, me, empty, to_move=False)
     return value
 
 
