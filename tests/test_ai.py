@@ -253,18 +253,41 @@ def test_morris_aspiration_windows_find_the_same_move_and_value() -> None:
 def test_morris_hard_counts_the_mills_nobody_can_stop() -> None:
     # The way hard lost to the classical peer (bench/sparring): black's mill c5-d5-e5, d5 free to step to
     # d6 and back with no white piece next to d5 to fill it, a removal every second move. A white piece
-    # on d6 ends it.
+    # on d6 ends it (and with white to move, b6-d6 would: see the next test).
     from engine.ai.games.morris import FULL, HARD_WEIGHTS, Weights, evaluate, reopening_mills
     white = ["b6", "c4", "c3", "d3", "e3", "e4", "d2", "g1"]
     black = ["a7", "c5", "d5", "e5", "a4", "b4", "f4", "d1"]
     for extra, expected in (("a1", 1), ("d6", 0)):
-        state = morris_position(white + [extra], black, "white", {"white": 0, "black": 0})
+        state = morris_position(white + [extra], black, "black", {"white": 0, "black": 0})
         men = state.men
         empty = FULL ^ (men[0] | men[1])
         assert reopening_mills(men[1], men[0], empty) == expected and reopening_mills(men[0], men[1], empty) == 0
         blind = Weights(**{**vars(HARD_WEIGHTS), "reopening_mill": 0})
-        assert evaluate(state, blind) - evaluate(state, HARD_WEIGHTS) == pytest.approx(
+        assert evaluate(state, HARD_WEIGHTS) - evaluate(state, blind) == pytest.approx(
             expected * HARD_WEIGHTS.reopening_mill)
+
+
+# Lost to the peer (seed 1, game 4): black to move closes f2-f4-f6 with d6-f6. Taking a7 leaves white's d7,
+# which steps to d6 and shuts the mill's only door; taking d7 keeps f6 free to step out and back.
+PEER_LOSS_WHITE = ["a7", "b2", "c3", "d2", "d7", "e4", "e5", "g1", "g7"]
+PEER_LOSS_BLACK = ["b4", "c4", "d1", "d6", "e3", "f2", "f4", "g4"]
+
+
+def test_morris_a_mill_the_other_side_can_shut_first_is_not_unstoppable() -> None:
+    from engine.ai.games.morris import FULL, reopening_mills
+    for take, expected in (("a7", 0), ("d7", 1)):
+        state = morris_position(PEER_LOSS_WHITE, PEER_LOSS_BLACK, "black", {"white": 0, "black": 0})
+        state.push(state.parse_move(f"d6-f6x{take}"))
+        white, black = state.men
+        empty = FULL ^ (white | black)
+        assert reopening_mills(black, white, empty) == 1  # black to move: out and back in
+        assert reopening_mills(black, white, empty, to_move=False) == expected  # white first
+
+
+def test_morris_hard_does_not_leave_the_piece_that_shuts_its_mill() -> None:
+    state = morris_position(PEER_LOSS_WHITE, PEER_LOSS_BLACK, "black", {"white": 0, "black": 0})
+    move = get_player("morris", "hard", seed=1).choose(view_of(state), Budget.of_nodes(3000))
+    assert str(move) != "d6-f6xa7"
 
 
 def test_morris_hard_fears_being_shut_in_before_the_hands_are_empty() -> None:

@@ -284,17 +284,13 @@ class AlphaBeta:
         if len(moves) < 2:
             return moves
         history = self.history
-        killers = self.killers[ply]
-        n = len(moves)
         # Static order first (index), lifted by history counts and killer moves; the table move leads.
-        scored = []
-        for i, m in enumerate(moves):
-            s = (n - i) + history.get(m, 0)
-            if m == killers[0] or m == killers[1]:
-                s += 10_000
-            if m == table_move:
-                s += 1_000_000
-            scored.append((s, i, m))
+        # The lifts are looked up by hash: comparing every move with each of them costs more.
+        lift = {killer: 10_000 for killer in self.killers[ply] if killer is not None}
+        if table_move is not None:
+            lift[table_move] = lift.get(table_move, 0) + 1_000_000
+        n = len(moves)
+        scored = [((n - i) + history.get(m, 0) + lift.get(m, 0), i, m) for i, m in enumerate(moves)]
         scored.sort(reverse=True)
         return [m for _, _, m in scored]
 

@@ -132,18 +132,38 @@ def running_mills(men: int, empty: int) -> int:
     return count
 
 
-def reopening_mills(men: int, theirs: int, empty: int) -> int:
-    """Closed mills with a piece that can step out and back in next move: no piece of the other side
-    stands next to the point it leaves, so nothing can fill the gap (a removal every second move)."""
+def reopening_mills(men: int, theirs: int, empty: int, to_move: bool = True) -> int:
+    """Closed mills with a piece that can step out and back in: no piece of the other side stands next
+    to the point it leaves, so nothing can fill the gap (a removal every second move).
+
+    If the other side moves first it may instead shut the door: step a piece onto the point ours would
+    step out to. Such a mill counts only with an exit the other side cannot step to, or with two exits
+    (one move shuts one)."""
     count = 0
+    their_reach = -1  # the points the other side can step to, found when first needed
     for mask in MILL_MASKS:
         if men & mask != mask:
             continue
         for p in points_of(mask):
-            if NEIGHBOUR_MASK[p] & empty and not NEIGHBOUR_MASK[p] & theirs:
-                count += 1
-                break
+            exits = NEIGHBOUR_MASK[p] & empty
+            if not exits or NEIGHBOUR_MASK[p] & theirs:
+                continue
+            if not to_move and not exits & (exits - 1):
+                if their_reach < 0:
+                    their_reach = reach(theirs)
+                if exits & their_reach:
+                    continue
+            count += 1
+            break
     return count
+
+
+def reach(men: int) -> int:
+    """The points next to any of these pieces: where they can step."""
+    points = 0
+    for p in points_of(men):
+        points |= NEIGHBOUR_MASK[p]
+    return points
 
 
 def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
@@ -179,7 +199,7 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
         if not (flying and them.bit_count() == 3):
             value += weights.reopening_mill * reopening_mills(me, them, empty)
         if not (flying and me.bit_count() == 3):
-            value -= weights.reopening_mill * reopening_mills(them, me, empty)
+            value -= weights.reopening_mill * reopening_mills(them, me, empty, to_move=False)
     return value
 
 
