@@ -4,9 +4,10 @@
    wood-grain texture clusters, a border (table) colour model, and the density of round blobs
    (pockets, stones).  Each filled region gives outline fits two ways (`fit`): an N-gon
    fitted to its contour, and a moment/overlap fit refined by ECC on the silhouette.
-   Beside them, pocket boards' fits from the lattice of their round marks (`lattice`) and
-   morris' from the graph of its drawn lines (`linegraph`; refined only where the region
-   fits leave the lines unclear).
+   Beside them, pocket boards' fits from the lattice of their round marks (`lattice`),
+   morris' from the graph of its drawn lines (`linegraph`) and rings' from the honeycomb of
+   its locations (`honeycomb`; these two refined only where the region fits leave the lines
+   unclear).
 2. Every candidate homography is scored by correlating the warped photo's edges with a
    drawing of the board's own features (pockets, lines, circles, outline) plus the share
    of the outline that shows a real edge (`evidence.outline_support`); implausible ones (not
@@ -43,6 +44,7 @@ from .evidence import (
     support_lab,
 )
 from .fit import Candidate, Scorer, candidates, distinct, same_fit
+from .honeycomb import honeycomb_candidates
 from .lattice import lattice_candidates
 from .linegraph import line_candidates
 from .layouts import Layout
@@ -98,9 +100,10 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     shrink = SMALL_SIDE / max(h, w)
     small = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
     drawn = mark_grid(layout.game) is None
-    # the drawing's line graph finds a drawn board that does not stand out from its table; it
-    # is searched for beside the regions
-    by_lines = pool.submit(line_candidates, img, small, layout) if drawn else None
+    # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
+    # board that does not stand out from its table; it is searched for beside the regions
+    by_structure, source = (honeycomb_candidates, "honeycomb") if layout.game == "rings" else (line_candidates, "lines")
+    by_lines = pool.submit(by_structure, img, small, layout) if drawn else None
     cands = candidates(small, layout, pool)
     if deadline is not None and time.perf_counter() > deadline:
         raise VisionError(
@@ -124,10 +127,10 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
         return _find_on_grid(img, small, picked, layout, pool)
     assert by_lines is not None
     regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    lines = [Candidate(rank, H, "lines") for rank, H in by_lines.result()]
+    lines = [Candidate(rank, H, source) for rank, H in by_lines.result()]
     lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
     found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
-    # the line graph's fits only where the regions' leave the lines unclear: a fit shifted by
+    # the structure's fits only where the regions' leave the lines unclear: a fit shifted by
     # a whole line still lays most of morris' lines on drawn lines
     if lines and (found is None or not _clear(found, layout)):
         if deadline is None or time.perf_counter() < deadline:
@@ -234,6 +237,14 @@ def _find_drawn(
     mid_from_full = _scaling(mid_shrink) if mid_shrink < 1 else np.eye(3)
     lab_mid = support_lab(mid)
 
+    def marks_shown(fit_h: np.ndarray) -> float:
+        """The board's marks where the fit puts them: its drawn lines, or on a crowded board whose
+        stones show the fit better (`STONE_MARKED`) their round edges, whichever show more."""
+        shown = line_evidence(gray, fit_h, layout)
+        if layout.game in STONE_MARKED:
+            shown = max(shown, stone_evidence(gray, fit_h, layout, img.shape))
+        return shown
+
     def final(item: tuple[float, np.ndarray, str]) -> tuple[float, np.ndarray, str]:
         _, on_small, name = item
         H = full_from_small @ on_small
@@ -243,13 +254,13 @@ def _find_drawn(
             for fit_h in pool.map(lambda start: line_refine(gray, start, layout), starts)
             if plausible(fit_h, layout, img.shape)
         ] or [H]
-        shown = [line_evidence(gray, fit_h, layout) for fit_h in options]
+        shown = [marks_shown(fit_h) for fit_h in options]
         if max(shown) < CLEAR_LINES[layout.game]:
             # ECC on the whole drawing from the best of them (it holds where stones hide the lines)
             H_ecc = fine.refine(gray, options[int(np.argmax(shown))], FINE_ECC_ITERS)[0]
             if plausible(H_ecc, layout, img.shape):
                 options.append(H_ecc)
-                shown.append(line_evidence(gray, H_ecc, layout))
+                shown.append(marks_shown(H_ecc))
         k = int(np.argmax(shown))
         return shown[k], options[k] / options[k][2, 2], name
 
@@ -267,8 +278,6 @@ def _find_drawn(
     # fits are ranked on all their line samples alike; the one chosen may show more of its
     # board where stones hide the lines: by the lines still in view, or by the stones themselves
     evidence = max(evidence, line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))
-    if layout.game in STONE_MARKED:
-        evidence = max(evidence, stone_evidence(gray, H, layout, img.shape))
     evidence = max(evidence, point_evidence(gray, H, layout, img.shape))
     return Detection(
         H=H,

@@ -19,6 +19,7 @@ they sit on a square lattice that the camera bends by one homography.  So:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -65,10 +66,11 @@ def round_marks(gray: np.ndarray) -> list[tuple[float, np.ndarray, np.ndarray]]:
     return out
 
 
-def _steps(pts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Two lattice steps at mark k: its nearest neighbour, then the nearest one in another
-    direction (between 60 and 120 degrees away).  They may be whole multiples or diagonals of
-    the true steps where stones leave gaps: `_subdivide` sets that right."""
+def neighbour_steps(
+    pts: np.ndarray, k: int, turn_cos: tuple[float, float], ratio: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two lattice steps at mark k: its nearest neighbour, then the nearest one whose direction's
+    cosine against it lies within `turn_cos` and whose length over it within `ratio`."""
     d = np.linalg.norm(pts - pts[k], axis=1)
     d[k] = np.inf
     near = np.argsort(d)[:8]
@@ -78,9 +80,16 @@ def _steps(pts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
     for j in near[1:]:
         v = pts[j] - pts[k]
         cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v) + 1e-9))
-        if abs(cos) < 0.5 and 0.5 < np.linalg.norm(v) / (np.linalg.norm(u) + 1e-9) < 2.0:
+        if turn_cos[0] < cos < turn_cos[1] and ratio[0] < np.linalg.norm(v) / (np.linalg.norm(u) + 1e-9) < ratio[1]:
             return u, v
     return None
+
+
+def _steps(pts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two lattice steps at mark k: its nearest neighbour, then the nearest one in another
+    direction (between 60 and 120 degrees away).  They may be whole multiples or diagonals of
+    the true steps where stones leave gaps: `_subdivide` sets that right."""
+    return neighbour_steps(pts, k, (-0.5, 0.5), (0.5, 2.0))
 
 
 # finer lattices a grown one may be the coarse part of: marks halfway between its points
@@ -114,15 +123,14 @@ def _on_lattice(G: np.ndarray, pts: np.ndarray, centre: np.ndarray, half: int) -
     return marks, np.array(list(best.keys()), int).reshape(-1, 2)
 
 
-def grow_lattice(pts: np.ndarray, val: np.ndarray, k: int) -> Lattice | None:
-    """The lattice through mark k: from its two steps, marks near lattice points in a window that
-    widens by a step a side each round, the homography fitted again each time (the marks' lattice
-    points are read afresh under it, so an early error does not stick)."""
-    steps = _steps(pts, k)
-    if steps is None:
-        return None
+def grow_from(
+    pts: np.ndarray, origin: np.ndarray, steps: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The lattice of the two `steps` (pixels) at `origin` grown over the marks: (homography from
+    lattice coordinates to pixels, the marks on it, their lattice coordinates), None when too few
+    marks keep joining."""
     u, v = steps
-    G = np.array([[u[0], v[0], pts[k, 0]], [u[1], v[1], pts[k, 1]], [0.0, 0.0, 1.0]])
+    G = np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]], [0.0, 0.0, 1.0]])
     centre = np.zeros(2)
     marks = np.zeros(0, int)
     coords = np.zeros((0, 2), int)
@@ -140,6 +148,20 @@ def grow_lattice(pts: np.ndarray, val: np.ndarray, k: int) -> Lattice | None:
         inl = inl.ravel().astype(bool)
         G, marks, coords = G2 / G2[2, 2], m2[inl], c2[inl]
         centre = np.median(coords, 0)
+    return G, marks, coords
+
+
+def grow_lattice(pts: np.ndarray, val: np.ndarray, k: int) -> Lattice | None:
+    """The lattice through mark k: from its two steps, marks near lattice points in a window that
+    widens by a step a side each round, the homography fitted again each time (the marks' lattice
+    points are read afresh under it, so an early error does not stick)."""
+    steps = _steps(pts, k)
+    if steps is None:
+        return None
+    grown = grow_from(pts, pts[k], steps)
+    if grown is None:
+        return None
+    G, marks, coords = grown
     # marks halfway between the lattice points: the steps were two (or a diagonal), stones in
     # every other pocket; the finer lattice is grown again from there
     for offset, T in _HALVES:
@@ -150,13 +172,13 @@ def grow_lattice(pts: np.ndarray, val: np.ndarray, k: int) -> Lattice | None:
             & (c <= coords.max(0)).all(1)
         )
         if near.sum() >= HALF_SHARE * len(marks):
-            return _regrow(pts, val, G @ T)
+            return regrow(pts, val, G @ T)
     if len(marks) < MIN_LATTICE:
         return None
     return Lattice(G=G, coords=coords, strength=float(val[marks].sum()))
 
 
-def _regrow(pts: np.ndarray, val: np.ndarray, G: np.ndarray) -> Lattice | None:
+def regrow(pts: np.ndarray, val: np.ndarray, G: np.ndarray) -> Lattice | None:
     """The lattice of G fitted again on the marks near its points (after a finer step was found)."""
     on_lattice: np.ndarray = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(G))
     centre = np.median(on_lattice.reshape(-1, 2), 0)
@@ -173,9 +195,11 @@ def _regrow(pts: np.ndarray, val: np.ndarray, G: np.ndarray) -> Lattice | None:
     return Lattice(G=G, coords=coords, strength=float(val[marks].sum())) if len(marks) >= MIN_LATTICE else None
 
 
-def lattices_of(pts: np.ndarray, val: np.ndarray) -> list[Lattice]:
-    """The lattices grown from the strongest marks of one size (`pts` strongest first), a mark
-    already on a lattice seeding no other."""
+def lattices_of(
+    pts: np.ndarray, val: np.ndarray, grow: Callable[[np.ndarray, np.ndarray, int], Lattice | None] | None = None
+) -> list[Lattice]:
+    """The lattices grown (by `grow`, `grow_lattice` unless given) from the strongest marks of one
+    size (`pts` strongest first), a mark already on a lattice seeding no other."""
     found: list[Lattice] = []
     if len(pts) < MIN_LATTICE:
         return found
@@ -183,7 +207,7 @@ def lattices_of(pts: np.ndarray, val: np.ndarray) -> list[Lattice]:
     for k in range(min(SEEDS, len(pts))):
         if k in claimed:
             continue
-        lat = grow_lattice(pts, val, k)
+        lat = (grow or grow_lattice)(pts, val, k)
         if lat is None:
             continue
         proj = cv2.perspectiveTransform(lat.coords.astype(np.float64).reshape(-1, 1, 2), lat.G).reshape(-1, 2)
@@ -242,13 +266,13 @@ def board_hypotheses(lat: Lattice, layout: Layout) -> list[tuple[float, np.ndarr
             dx, dy = int(i + lo[0] - corner[0]), int(j + lo[1] - corner[1])
             T = np.array([[R[0, 0], R[0, 1], dx], [R[1, 0], R[1, 1], dy], [0.0, 0.0, 1.0]])
             H = lat.G @ T
-            if not _mirrored(H, layout):
+            if not mirrored(H, layout):
                 out.append((float(score[j, i]), H / H[2, 2]))
     out.sort(key=lambda o: -o[0])
     return out[:KEEP]
 
 
-def _mirrored(H: np.ndarray, layout: Layout) -> bool:
+def mirrored(H: np.ndarray, layout: Layout) -> bool:
     """True when H shows the board mirrored: board units are y-up, pixels y-down, so a camera
     above the board turns the board's counter-clockwise into the photo's clockwise."""
     c = layout.xy.mean(0)

@@ -33,8 +33,10 @@ from .tuning import (
     MIN_EVIDENCE,
     MIN_PRESENT,
     MIN_STONE_PX,
+    RENAMED_CONFIDENCE,
     REFUSE_LOOK_S,
     SEARCH_LIMIT_S,
+    SURE_FIT,
 )
 
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
@@ -163,6 +165,8 @@ def read_board(source, game: str) -> Reading:
         labels, conf = harmonize(labels, conf, feats)
     if layout.oriented:  # a cell is read no surer than the way round it is read in
         conf = [min(c, orientation["certainty"]) for c in conf]
+    if det.evidence < SURE_FIT.get(game, 0.0):  # nor surer than the fit it is read at
+        conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     cells = dict(zip(layout.ids, labels))
     confidence = dict(zip(layout.ids, conf))
     return Reading(

@@ -12,6 +12,7 @@ import math
 import cv2
 import numpy as np
 
+from .camera import raised
 from .evidence import line_kernel, line_peaks, line_samples, outline_samples, stronger_on, sure_stones
 from .frame import Frame
 from .layouts import Layout
@@ -35,6 +36,8 @@ from .tuning import (
     SNAP_SCALES,
     SNAP_STEP,
     MARK_RANSAC,
+    STONE_LIFT,
+    STONE_MARKED,
 )
 
 
@@ -114,24 +117,31 @@ def line_refine(
     _, nrm = line_samples(layout.game)
     if len(nrm) < MIN_LINE_MARKS:
         return H
+    # a stone's round edge shows above the board, toward the camera: where stones mark the fit,
+    # they are found on that raised plane and the refit is lowered back onto the board
+    lift = STONE_LIFT * layout.stone_radius if layout.game in STONE_MARKED else 0.0
     for win in rounds:
         pts, off, strong = line_peaks(gray, H, layout, win)
         lines = (pts[strong], (pts + off[:, None] * nrm)[strong])
         # stones: the strongest round edge of a stone's size near each location
-        stones = sure_stones(gray, H, layout, win)
+        H_stones = raised(H, gray.shape, lift)
+        stones = sure_stones(gray, H_stones, layout, win)
         # each kind of mark on its own (the stones stand a little above the lines): the
         # more self-consistent fit wins
         best = None
-        for (src, found), least in ((lines, MIN_LINE_MARKS), (stones, MIN_STONE_MARKS)):
+        for (src, found), plane, height, least in (
+            (lines, H, 0.0, MIN_LINE_MARKS),
+            (stones, H_stones, lift, MIN_STONE_MARKS),
+        ):
             if len(src) < least:
                 continue
-            img_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), H).reshape(-1, 2)
+            img_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), plane).reshape(-1, 2)
             refitted, inliers = cv2.findHomography(src, img_pts, cv2.RANSAC, max(1.0, MARK_RANSAC * _unit_px(H)))
             if refitted is None or inliers is None:
                 continue
             share = float(inliers.sum()) / len(src)
             if share >= MIN_SELF_CONSISTENT and (best is None or share > best[0]):
-                best = (share, refitted / refitted[2, 2])
+                best = (share, raised(refitted / refitted[2, 2], gray.shape, -height))
         if best is None:
             return H
         H = best[1]

@@ -176,5 +176,8 @@ GROUP_MAJORITY = 0.6  # share of a colour group's summed confidence its winning 
 RENAME_BELOW = 0.75  # a cell this sure keeps its own name against its colour group's
 RENAMED_CONFIDENCE = 0.6  # a renamed cell's confidence, at most: under CHECK_BELOW, so it is checked
 CHECK_BELOW = 0.8  # a cell read less sure than this is marked for a person to check
+# a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
+# lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
+SURE_FIT = {"rings": 0.45}
 SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one
 # colour: dark red and orange stand 15 or more apart even under a warm light

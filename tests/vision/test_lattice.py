@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from fit_error import error_units
+from fit_error import error_units, view as _view
 from vision.detect import find_board
 from vision.layouts import get_layout
 from vision.lattice import board_hypotheses, lattices, lattices_of
@@ -14,18 +14,6 @@ from vision.marks import grid_fit
 from vision.pipeline import _accept, detection_pool
 
 W, H_PX = 1600, 1200
-
-
-def _view(tilt_deg: float, turn_deg: float, scale: float, centre=(800.0, 620.0)) -> np.ndarray:
-    """A homography board units -> pixels: the board turned, then seen at a slant (the far side
-    smaller), as a phone above a table sees it."""
-    a, b = np.radians(turn_deg), np.radians(tilt_deg)
-    turn = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1.0]])
-    flip = np.diag([scale, -scale, 1.0])  # board y up, pixels y down
-    slant = np.array([[1, 0, 0], [0, np.cos(b), 0], [0, -np.sin(b) / 900.0, 1.0]])
-    move = np.array([[1, 0, centre[0]], [0, 1, centre[1]], [0, 0, 1.0]])
-    H = move @ slant @ flip @ turn
-    return H / H[2, 2]
 
 
 def _pocket_board_on_its_own_wood(game: str, H: np.ndarray, seed: int) -> np.ndarray:

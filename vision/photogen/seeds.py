@@ -21,8 +21,9 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # the tests read (tests/vision/photos/styles); tests/vision/photos/hard comes from 7-23
 # (9-35 once trained the forests of the narrower designs, before `design.py`); 61 and 63 are what
 # the line graph (`vision/linegraph.py`) was tuned on, tests/vision/photos/lines comes from 63;
-# 51: filled-disc printed pockets (bench/out/check51), what the disc-print forests are checked on
-CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63)
+# 51: filled-disc printed pockets (bench/out/check51), what the disc-print forests are checked on;
+# 65: rings photos the honeycomb search (`vision/honeycomb.py`) was tried on (bench/out/dev65)
+CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
 # never a training photo (the trainer takes this generator's photos from no seed)
