@@ -63,30 +63,6 @@ def line_kernel(game: str, s: float) -> int:
     return max(3, int(round(LINE_KERNEL[game] * s)) | 1)
 
 
-def morris_segments() -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Morris' drawn lines (board units, from the engine's geometry) in the order and direction the
-    line samples have always had: the squares' sides counter-clockwise about the centre, the outer
-    square first and each from its bottom side round, then the spokes, vertical first, each pointing
-    up or right. The fits refined on the samples depend on that order (another one moves them by up
-    to a tenth of a unit): a fragility of `refine`, kept still here until it is gone."""
-    sides: list[tuple[float, float, tuple[float, float], tuple[float, float]]] = []
-    spokes: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    for start, end in drawn_lines(get_layout("morris")):
-        a, b = (float(start[0]), float(start[1])), (float(end[0]), float(end[1]))
-        cross = a[0] * b[1] - a[1] * b[0]
-        if abs(cross) < 1e-9:  # a spoke: in line with the centre
-            spokes.append((a, b) if (b[0] - a[0]) + (b[1] - a[1]) > 0 else (b, a))
-            continue
-        if cross < 0:
-            a, b = b, a
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        from_bottom = (math.atan2(mid[1], mid[0]) + math.pi / 2) % (2 * math.pi)
-        sides.append((-max(abs(mid[0]), abs(mid[1])), from_bottom, a, b))
-    sides.sort()
-    spokes.sort(key=lambda spoke: (spoke[0][0] != spoke[1][0], spoke[0][0] + spoke[0][1]))
-    return [(a, b) for _size, _turn, a, b in sides] + spokes
-
-
 @functools.lru_cache(maxsize=8)
 def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray, np.ndarray]:
     """Points on the board's drawn lines (board units) and their normals, away from the locations."""
@@ -94,7 +70,7 @@ def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray,
     pts: list[np.ndarray] = []
     nrm: list[np.ndarray] = []
     if game == "morris":
-        for start, end in morris_segments():
+        for start, end in drawn_lines(layout):
             a, b = np.array(start, float), np.array(end, float)
             n = int(np.linalg.norm(b - a) / step)
             e = (b - a) / np.linalg.norm(b - a)

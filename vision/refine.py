@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from .camera import raised
+from .consensus import consensus_homography
 from .evidence import line_kernel, line_peaks, line_samples, outline_samples, stronger_on, sure_stones
 from .frame import Frame
 from .layouts import Layout
@@ -21,6 +22,10 @@ from .tuning import (
     LATTICE_DRAWN,
     LATTICE_WALK,
     LINE_REFINE_ROUNDS,
+    LINE_FIT_ROUNDS,
+    LINE_FIT_SPREAD,
+    LINE_SETTLED,
+    LINE_SETTLE_ROUNDS,
     MIN_LINE_MARKS,
     MIN_OUTLINE_EDGES,
     MIN_STONE_MARKS,
@@ -113,39 +118,77 @@ def line_refine(
     gray: np.ndarray, H: np.ndarray, layout: Layout, rounds: tuple[float, ...] = LINE_REFINE_ROUNDS
 ) -> np.ndarray:
     """Drawn boards: pull the fit onto the drawn lines (morris squares, rings circles) or onto
-    the round edges of the stones (a crowded rings board hides most of its lines)."""
+    the round edges of the stones (a crowded rings board hides most of its lines).  A line sample
+    is matched straight across its line, so a fit that is off along the lines comes back only a
+    part of the way in a round: the last window is looked in again until the fit settles."""
     _, nrm = line_samples(layout.game)
     if len(nrm) < MIN_LINE_MARKS:
         return H
-    # a stone's round edge shows above the board, toward the camera: where stones mark the fit,
-    # they are found on that raised plane and the refit is lowered back onto the board
-    lift = STONE_LIFT * layout.stone_radius if layout.game in STONE_MARKED else 0.0
-    for win in rounds:
-        pts, off, strong = line_peaks(gray, H, layout, win)
-        lines = (pts[strong], (pts + off[:, None] * nrm)[strong])
-        # stones: the strongest round edge of a stone's size near each location
-        H_stones = raised(H, gray.shape, lift)
-        stones = sure_stones(gray, H_stones, layout, win)
-        # each kind of mark on its own (the stones stand a little above the lines): the
-        # more self-consistent fit wins
-        best = None
-        for (src, found), plane, height, least in (
-            (lines, H, 0.0, MIN_LINE_MARKS),
-            (stones, H_stones, lift, MIN_STONE_MARKS),
-        ):
-            if len(src) < least:
-                continue
-            img_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), plane).reshape(-1, 2)
-            refitted, inliers = cv2.findHomography(src, img_pts, cv2.RANSAC, max(1.0, MARK_RANSAC * _unit_px(H)))
-            if refitted is None or inliers is None:
-                continue
-            share = float(inliers.sum()) / len(src)
-            if share >= MIN_SELF_CONSISTENT and (best is None or share > best[0]):
-                best = (share, raised(refitted / refitted[2, 2], gray.shape, -height))
-        if best is None:
+    windows = list(rounds) + [rounds[-1]] * LINE_SETTLE_ROUNDS
+    for k, win in enumerate(windows):
+        refitted = _line_round(gray, H, layout, win, nrm)
+        if refitted is None:
             return H
-        H = best[1]
+        H, moved = refitted, _moved_by(H, refitted, layout)
+        if k >= len(rounds) - 1 and moved < LINE_SETTLED:
+            break
     return H
+
+
+def _line_round(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float, nrm: np.ndarray) -> np.ndarray | None:
+    """One round of `line_refine`: the refit to the lines or the stones, whichever agrees more with
+    itself, or None when neither does."""
+    pts, off, strong = line_peaks(gray, H, layout, win)
+    # each kind of mark on its own (the stones stand a little above the lines): the
+    # more self-consistent fit wins
+    best = None
+    if strong.sum() >= MIN_LINE_MARKS:
+        best = _onto_the_lines(H, pts[strong], nrm[strong], off[strong])
+    # stones: the strongest round edge of a stone's size near each location.  A stone's edge shows
+    # above the board, toward the camera: where stones mark the fit, they are found on that raised
+    # plane and the refit is lowered back onto the board
+    lift = STONE_LIFT * layout.stone_radius if layout.game in STONE_MARKED else 0.0
+    H_stones = raised(H, gray.shape, lift)
+    src, found = sure_stones(gray, H_stones, layout, win)
+    if len(src) >= MIN_STONE_MARKS:
+        img_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), H_stones).reshape(-1, 2)
+        refitted, inliers = consensus_homography(src, img_pts, max(1.0, MARK_RANSAC * _unit_px(H)))
+        if refitted is not None and inliers is not None and (best is None or inliers.mean() > best[0]):
+            best = (float(inliers.mean()), raised(refitted, gray.shape, -lift))
+    return None if best is None or best[0] < MIN_SELF_CONSISTENT else best[1]
+
+
+def _onto_the_lines(H: np.ndarray, pts: np.ndarray, nrm: np.ndarray, off: np.ndarray) -> tuple[float, np.ndarray]:
+    """(share of the samples it agrees with, the refit) moving each line sample across its line by
+    its offset and leaving it free along it: a small homography A of the board (H' = H A), linear
+    in its eight entries, such that n . (A(p) - p) = offset for every sample p with normal n,
+    solved by least squares on the samples that agree with it (a peak on the wrong line does not).
+    Matching each sample to a point instead holds the fit where it is along the lines."""
+    x, y = pts[:, 0], pts[:, 1]
+    nx, ny = nrm[:, 0], nrm[:, 1]
+    # d A(p) / d (a, b, c, d, e, f, g, h) at A = identity, across the line
+    rows = np.stack([nx * x, nx * y, nx, ny * x, ny * y, ny, -x * (nx * x + ny * y), -y * (nx * x + ny * y)], 1)
+    agree = np.ones(len(off), bool)
+    step = np.zeros(8)
+    for _ in range(LINE_FIT_ROUNDS):
+        step = np.linalg.lstsq(rows[agree], off[agree], rcond=None)[0]
+        miss = np.abs(rows @ step - off)
+        spread = 1.4826 * float(np.median(miss[agree]))
+        now = miss <= max(MARK_RANSAC, LINE_FIT_SPREAD * spread)
+        if np.array_equal(now, agree) or now.sum() < MIN_LINE_MARKS:
+            break
+        agree = now
+    a, b, c, d, e, f, g, h = step
+    A = np.array([[1 + a, b, c], [d, 1 + e, f], [g, h, 1.0]])
+    refit = H @ A
+    return float(np.mean(np.abs(rows @ step - off) <= MARK_RANSAC)), refit / refit[2, 2]
+
+
+def _moved_by(H: np.ndarray, refitted: np.ndarray, layout: Layout) -> float:
+    """How far (board units) the refit moves the board's outline corners, at most."""
+    corners = layout.outline.reshape(-1, 1, 2).astype(np.float64)
+    back = cv2.perspectiveTransform(cv2.perspectiveTransform(corners, refitted), np.linalg.inv(H))
+    return float(np.linalg.norm((back - corners).reshape(-1, 2), axis=1).max())
 
 
 def outline_refine(
@@ -178,10 +221,8 @@ def outline_refine(
         if len(found) < MIN_OUTLINE_EDGES:
             return H
         img_pts = cv2.perspectiveTransform(np.array(found).reshape(-1, 1, 2), H).reshape(-1, 2)
-        refitted, inliers = cv2.findHomography(
-            np.array(src_pts), img_pts, cv2.RANSAC, max(1.0, OUTLINE_RANSAC * _unit_px(H))
-        )
+        refitted, inliers = consensus_homography(np.array(src_pts), img_pts, max(1.0, OUTLINE_RANSAC * _unit_px(H)))
         if refitted is None or inliers is None or inliers.sum() < OUTLINE_INLIERS * len(src_pts):
             return H
-        H = refitted / refitted[2, 2]
+        H = refitted
     return H

@@ -31,7 +31,7 @@ COARSE_ECC_ITERS = 15  # ECC steps on the small copy: it only needs to come near
 FINE_ECC_ITERS = 30  # ECC steps at full resolution when the lines alone do not settle a fit
 MID_SIDE = 800.0  # pixels: long side of the copy the final outline support is measured on
 SUPPORT_WEIGHT = 0.5  # outline support against the feature score when fits are ranked
-CLEAR_LINES = {"morris": 0.8, "rings": 0.45}  # line evidence of a fit that needs no second try
+CLEAR_LINES = {"morris": 0.9, "rings": 0.45}  # line evidence of a fit that needs no second try
 NUMBERS_CLEAR = 2.5  # one end's margin this much inkier than the other's: the numbered one
 CLEAR_MARGIN = 0.25  # the orientation margin of a way round the numbers tell (certainty 1)
 STONE_MARKED = ("rings",)  # drawn boards whose stones, when crowded, show the fit better than the lines
@@ -126,6 +126,12 @@ SNAP_SCALES = (0.97, 1.0, 1.03)  # scales tried with them (the outline's margin 
 LATTICE_WALK = 3  # whole lattice steps a drawn fit may be moved by
 LATTICE_DRAWN = ("rings",)  # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
 LINE_REFINE_ROUNDS = (0.3, 0.2, 0.12)  # board units: the windows lines and stones are looked for in, narrowing
+# a line sample only says where its line lies across it, so a fit slides along the lines a little each
+# round: the last window is looked in again until the fit moves less than this (board units) ...
+LINE_SETTLED = 0.01
+LINE_FIT_ROUNDS = 6  # least-squares fits to the lines, each on the samples the last one agreed with
+LINE_FIT_SPREAD = 3.0  # ... those within this many robust spreads (or MARK_RANSAC) of it
+LINE_SETTLE_ROUNDS = 8  # ... or this many more times
 MIN_LINE_MARKS = 20  # line samples it takes to refit to the lines ...
 MIN_STONE_MARKS = 12  # ... and stones to refit to the stones
 MARK_RANSAC = 0.05  # board units: a mark further from the refit is an outlier
