@@ -13,7 +13,8 @@ they sit on a square lattice that the camera bends by one homography.  So:
    joining.
 3. `board_hypotheses`: the board's own locations are a block of that lattice; each way of
    laying the board on it is scored by the marks at its locations less the marks on the
-   lattice just outside it, and the best few become homographies (board units -> pixels)
+   lattice just outside it; the best few are scored again by the round edges at all their
+   locations (weak pockets are no marks) and become homographies (board units -> pixels)
    that `marks.grid_fit` polishes like any other candidate.
 """
 
@@ -26,17 +27,20 @@ import cv2
 import numpy as np
 
 from .layouts import Layout
-from .marks import mark_grid, ring_response
+from .marks import mark_grid, placement_evidence, ring_response
 
 MARK_RADII_PX = tuple(np.geomspace(4.0, 22.0, 7))  # round-edge radii tried on the small copy (pixels)
 MARK_LEVEL = 0.25  # a mark: a local maximum at least this share of the photo's strongest edges
 MAX_MARKS = 160  # the strongest marks of a size kept (a 9x9 board has 76 pockets)
 SEEDS = 8  # marks of each size a lattice is grown from, strongest first
+# the marks a seed's lattice steps are read from, strongest first: weaker marks are often the
+# board between four pockets, half a diagonal step away (cap pockets seen at a slant)
+STEP_MARKS = 24
 MATCH_TOL = 0.22  # lattice steps: a mark this close to a lattice point sits on it
 MIN_LATTICE = 12  # marks it takes to call a lattice a board's
 MAX_HALF = 6  # lattice steps either side of the marks' centre a lattice may reach (a board is 9)
 FIT_TOL = 0.2  # lattice steps: RANSAC's reach when the homography is fitted to the marks
-KEEP = 4  # board hypotheses handed on per lattice and per photo
+KEEP = 4  # distinct ways a board is laid on one lattice
 LATTICES = 6  # lattices (the most marks first) a board is laid on
 
 
@@ -86,10 +90,11 @@ def neighbour_steps(
 
 
 def _steps(pts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Two lattice steps at mark k: its nearest neighbour, then the nearest one in another
-    direction (between 60 and 120 degrees away).  They may be whole multiples or diagonals of
-    the true steps where stones leave gaps: `_subdivide` sets that right."""
-    return neighbour_steps(pts, k, (-0.5, 0.5), (0.5, 2.0))
+    """Two lattice steps at mark k: its nearest neighbour among the strongest marks
+    (`STEP_MARKS`), then the nearest one in another direction (between 60 and 120 degrees away).
+    They may be whole multiples or diagonals of the true steps where stones leave gaps: the
+    half points (`_HALVES`) set that right."""
+    return neighbour_steps(pts[: max(STEP_MARKS, k + 1)], k, (-0.5, 0.5), (0.5, 2.0))
 
 
 # finer lattices a grown one may be the coarse part of: marks halfway between its points
@@ -239,9 +244,10 @@ _D4 = tuple(
 
 
 def board_hypotheses(lat: Lattice, layout: Layout) -> list[tuple[float, np.ndarray]]:
-    """Ways to lay the board's locations on the lattice, as (score, board units -> pixels),
+    """Distinct ways to lay the board's locations on the lattice, as (score, board units -> pixels),
     best first: the share of its locations holding a mark less twice the share of the lattice
-    points just outside it that hold one (another board's pockets, or the table's pattern)."""
+    points just outside it that hold one (another board's pockets, or the table's pattern).  A
+    symmetric board's turns that cover the same lattice points are one way."""
     grid = mark_grid(layout.game)
     if grid is None:
         return []
@@ -251,7 +257,7 @@ def board_hypotheses(lat: Lattice, layout: Layout) -> list[tuple[float, np.ndarr
     lo = lat.coords.min(0) - span
     occupied = np.zeros(tuple(np.ptp(lat.coords, 0)[::-1] + 2 * span + 1), np.float32)  # rows j, columns i
     occupied[lat.coords[:, 1] - lo[1], lat.coords[:, 0] - lo[0]] = 1.0
-    out: list[tuple[float, np.ndarray]] = []
+    ways: list[tuple[float, np.ndarray, frozenset]] = []
     for R in _D4:
         placed = (inside @ R.T).astype(int)
         ring = (outer @ R.T).astype(int)
@@ -267,9 +273,15 @@ def board_hypotheses(lat: Lattice, layout: Layout) -> list[tuple[float, np.ndarr
             T = np.array([[R[0, 0], R[0, 1], dx], [R[1, 0], R[1, 1], dy], [0.0, 0.0, 1.0]])
             H = lat.G @ T
             if not mirrored(H, layout):
-                out.append((float(score[j, i]), H / H[2, 2]))
-    out.sort(key=lambda o: -o[0])
-    return out[:KEEP]
+                ways.append((float(score[j, i]), H / H[2, 2], frozenset(map(tuple, placed + [dx, dy]))))
+    ways.sort(key=lambda w: -w[0])
+    out: list[tuple[float, np.ndarray]] = []
+    covered: set[frozenset] = set()
+    for score_, H, points in ways:
+        if points not in covered and len(out) < KEEP:
+            covered.add(points)
+            out.append((score_, H))
+    return out
 
 
 def mirrored(H: np.ndarray, layout: Layout) -> bool:
@@ -282,9 +294,11 @@ def mirrored(H: np.ndarray, layout: Layout) -> bool:
 
 
 def lattice_candidates(small_gray: np.ndarray, layout: Layout) -> list[tuple[float, np.ndarray]]:
-    """Board fits (score, board units -> pixels of `small_gray`) from the photo's lattices of round marks."""
-    out: list[tuple[float, np.ndarray]] = []
-    for lat in lattices(small_gray)[:LATTICES]:
-        out += board_hypotheses(lat, layout)
+    """Board fits (score, board units -> pixels of `small_gray`) from the photo's lattices of round
+    marks.  Where a board's pockets show weakly, only some of them are marks, and several ways of
+    laying the board cover them all alike: each way is scored by the round edges at every one of
+    its locations against the lattice just outside (`marks.placement_evidence`), the weak ones too."""
+    ways = [H for lat in lattices(small_gray)[:LATTICES] for _, H in board_hypotheses(lat, layout)]
+    out = [(placement_evidence(small_gray, H, layout), H) for H in ways]
     out.sort(key=lambda o: -o[0])
     return out

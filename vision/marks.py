@@ -169,6 +169,16 @@ def grid_fit(
     )
 
 
+def placement_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, s: float = 10.0) -> float:
+    """`GridFit.evidence` of H as it is, fitted to nothing: how clearly round edges sit at the
+    board's marks, the weak ones too, and not on the lattice just outside."""
+    grid = mark_grid(layout.game)
+    if grid is None:
+        raise ValueError(f"{layout.game} has no round marks to lay on a lattice")
+    fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
+    return _evidence(resp, fr, grid)
+
+
 def _outside(resp: np.ndarray, fr: Frame, grid: MarkGrid) -> float:
     """The strongest clear side's typical round edge, as a share of the marks' typical one."""
     inner = float(np.median(_sample(resp, fr, grid.points))) + 1e-6

@@ -23,8 +23,6 @@ CASES = sorted(p.stem for p in STYLES.glob("*.json"))
 NOT_YET = {
     "morris_45004": "light inlay on navy paint: one empty crossing reads as a white stone",
     "three-stones_45007": "printed paper board: two clear glass stones read as empty pockets",
-    "sage-stones_51004": "pockets printed as filled discs read as white stones by the narrow forest sage-stones still "
-    "reads (vision/model/README.md: its successor misreads a committed hard photo)",
 }
 
 

@@ -11,10 +11,12 @@ TEST_SET_SEED = 1  # bench/out/photos: the benchmark's test set, 20 photos per g
 TEST_SET_COUNT = 20
 TEST_PHOTOS_SEED = 3  # tests/vision/photos: the committed photos the tests read
 # bench/out/train*: what the forests of the wide designs learned from; 49 holds only pocket boards
-# printed with filled discs (`--where pocket_print=disc`), a print the first three never drew
-TRAIN_SEEDS = (41, 43, 47, 49)
-# what the sage-stones forest (vision/model/cells.xml.gz) learned from, with the narrower generator
-# before `design.py`: no test photo comes from these either
+# printed with filled discs (`--where pocket_print=disc`), a print the first three never drew; 53
+# only sage-stones boards of light wood with drilled pockets, where white stones show darker than
+# the board (`--where pockets=drilled --where board_material=wood-light`)
+TRAIN_SEEDS = (41, 43, 47, 49, 53)
+# what the all-games forest of the narrower generator before `design.py` learned from (gone since
+# sage-stones has a forest of its own): no test photo comes from these either
 NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # never trained on: 5 (bench/out/val), 7 and 15 are what changes are tried on; 17-23 are
 # rendered fresh to measure the reader away from all tuning; 45 holds the style-family photos
@@ -22,8 +24,10 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # (9-35 once trained the forests of the narrower designs, before `design.py`); 61 and 63 are what
 # the line graph (`vision/linegraph.py`) was tuned on, tests/vision/photos/lines comes from 63;
 # 51: filled-disc printed pockets (bench/out/check51), what the disc-print forests are checked on;
-# 65: rings photos the honeycomb search (`vision/honeycomb.py`) was tried on (bench/out/dev65)
-CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65)
+# 65: rings photos the honeycomb search (`vision/honeycomb.py`) was tried on (bench/out/dev65);
+# 67: the pocket boards' development set (bench/out/dev67), what the lattice and sage-stones changes were tried on;
+# 69: morris photos the refit across the drawn lines (`refine.line_refine`) was tried on
+CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
 # never a training photo (the trainer takes this generator's photos from no seed)
