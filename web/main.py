@@ -1,13 +1,15 @@
 """The page's start (PyScript, main thread): the first screen at once, the rest while it is read.
 
 With no game saved in this browser the first screen is the list of games, drawn from the
-built catalogue with no engine, board, scan or computer-player module imported; the page
-(`controllers.page.Page`: every screen and action) is imported when the browser is next
-idle, or at the first event if a person is quicker. A saved game opens on its board, so
+built catalogue with no engine, board, scan or computer-player module imported (python.js
+wrote in only this screen's files); the page (`controllers.page.Page`: every screen and
+action) is unpacked (`controllers.later`) and imported when the browser is next idle, or at
+the first event if a person is quicker. A saved game opens on its board, so
 then the page is imported first. The game in progress is saved after every move.
 
 The language is the one picked before (kept in the browser), else the first of the
-browser's languages the app speaks; the header's picker changes it on any screen.
+browser's languages the app speaks; the header's picker changes it on any screen (fetching
+that language's catalog the first time).
 """
 
 from __future__ import annotations

@@ -39,7 +39,9 @@ const firstScreen = Promise.all([
   ...(catalog ? [download(catalog).then((bytes) => [catalog, bytes], () => null)] : []),
 ]);
 const later = Promise.all((start.later || []).map(async (path) => [path, await download(path)]));
+performance.mark("stones: Pyodide asked for");  // bench/web.py --timeline shows these marks
 const pyodide = startPyodide({ indexURL: here("./pyodide/") });
+pyodide.then(() => performance.mark("stones: Pyodide started"));
 
 // What PyScript calls: its output handlers are the only options that matter here (the rest only
 // say where Pyodide is, and it is started already).
@@ -54,5 +56,6 @@ export async function loadPyodide({ stdout, stderr } = {}) {
     python.FS.writeFile(target, bytes);
   }
   window.stonesLater = new Map(bundles);
+  performance.mark("stones: first screen's files written");
   return python;
 }
