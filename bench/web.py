@@ -99,7 +99,9 @@ def measure(playwright, url: str, tmp: Path) -> tuple[float, float]:
 
 
 # ----- what a cold start waits for ---------------------------------------------------------------
-PYSCRIPT_STEPS = "window.stonesSteps = []; addEventListener('py:progress', (e) => stonesSteps.push([e.detail, performance.now()]));"
+PYSCRIPT_STEPS = (
+    "window.stonesSteps = []; addEventListener('py:progress', (e) => stonesSteps.push([e.detail, performance.now()]));"
+)
 TIMELINE = """() => [
     ...performance.getEntriesByType('resource').map((e) => [e.startTime, e.responseEnd, new URL(e.name).pathname]),
     ...performance.getEntriesByType('mark').map((m) => [m.startTime, null, m.name]),

@@ -18,8 +18,16 @@ import pytest
 
 import build
 
-LATER_ONLY = ("boards/", "engine/", "ui/pages.py", "ui/session.py", "ui/scan.py", "ui/think.py",
-              "controllers/page.py", "controllers/computer.py")
+LATER_ONLY = (
+    "boards/",
+    "engine/",
+    "ui/pages.py",
+    "ui/session.py",
+    "ui/scan.py",
+    "ui/think.py",
+    "controllers/page.py",
+    "controllers/computer.py",
+)
 
 
 @pytest.fixture(scope="module")
