@@ -21,8 +21,10 @@ function pickedLanguage() {
   try { return localStorage.getItem(LANGUAGE_KEY); } catch { return null; }  // storage may be disabled
 }
 
-// The language picked before, else the first of the browser's the app speaks (ui/i18n.py's choose()).
-export const language = [pickedLanguage(), ...(navigator.languages || [])]
+// The language picked before, else the first of the browser's the app speaks: what main.py chooses
+// (ui/i18n.py's choose(), from the same list), so the catalog written here is the one it reads.
+const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language];
+export const language = [pickedLanguage(), ...browserLanguages]
   .map((tag) => (tag || "").split(/[-_]/)[0].toLowerCase())
   .find((code) => code in words) || "en";
 
