@@ -9,13 +9,18 @@ server: the generated service worker precaches every built file):
 
 - the Pyodide runtime files PyScript needs (from the pinned npm `pyodide`),
 - PyScript's own modules and core.css (from the pinned npm `@pyscript/core`),
-- `engine.zip` (the rules engine, .py files only) and `ui.zip` (the page's
-  Python modules plus `ui/catalogue.json`, the home screen's list of games,
-  and `locale/<lang>/LC_MESSAGES/stones.mo`, each language's words compiled
-  here from `web/locale/<lang>/LC_MESSAGES/stones.po`),
-  unpacked into Pyodide's file system via `pyscript.json`; the computer
-  players' Web Worker (`ai-worker.js`) unpacks the same two zips,
-- `web/` page files, `pyscript.json` naming the LOCAL interpreter,
+- the first screen's files, each at its own path: the page's modules that `main.py` imports
+  before drawing the list of games, `ui/catalogue.json` (that list) and each language's
+  words, `locale/<lang>/LC_MESSAGES/stones.mo`, compiled here from `web/locale/<lang>/LC_MESSAGES/
+  stones.po` (English has none: its words are the message ids). `python.js` writes them into
+  Pyodide's file system before `main.py` runs: the modules, and the chosen language's catalog
+  only; another language's is fetched when it is picked,
+- `engine.zip` (the rules engine, .py files only) and `ui.zip` (every page module but main.py),
+  downloaded by `python.js` while Pyodide starts and unpacked when a screen beyond the first
+  needs them (`controllers/later.py`); the computer players' Web Worker (`ai-worker.js`)
+  unpacks the same two zips,
+- `web/` page files, `pyscript.json` naming the interpreter: `python.js`, which starts the
+  local Pyodide as the page loads instead of when PyScript gets to it,
 - `sw.js`, `manifest.webmanifest` and two PNG icons drawn here.
 
 `npm ci` runs first when node_modules is missing, older than package-lock.json,
@@ -238,12 +243,74 @@ def with_start_words(index: bytes) -> bytes:
     return index.replace(b"</head>", script.encode() + b"</head>", 1)
 
 
-def compiled_catalogs() -> list[tuple[str, Path | bytes]]:
-    """Every language's .mo, named as gettext looks for it under `locale/`."""
+def compiled_catalogs() -> list[tuple[str, bytes]]:
+    """Every language's .mo that has words of its own, named as gettext looks for it under `locale/`."""
+    page_modules_importable()
+    from ui.i18n import needs_catalog
+
     return [
         (f"locale/{po.relative_to(LOCALE).with_suffix('.mo').as_posix()}", mo_bytes(read_po(po.read_text("utf-8"))))
         for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
+        if needs_catalog(po.parts[-3])
     ]
+
+
+# ----- what the first screen needs, and what waits --------------------------------------------
+FIRST_SCREEN_SCRIPT = "main.py"
+LATER_BUNDLES = ("engine.zip", "ui.zip")  # downloaded as Pyodide starts, unpacked on first need
+
+
+def top_level_imports(path: Path) -> list[str]:
+    """The modules a file imports as it runs (imports inside functions or `if TYPE_CHECKING:` wait)."""
+    package = path.relative_to(WEB).parent.parts
+    names = []
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            names += [module] + [f"{module}.{alias.name}" for alias in node.names]
+    return names
+
+
+def module_file(name: str) -> Path | None:
+    """The page's own source of a module name (None for the standard library, PyScript or a name in a module)."""
+    base = WEB.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def first_screen_modules() -> list[Path]:
+    """The page's modules main.py imports before drawing the list of games, and theirs, with their packages."""
+    found: set[Path] = set()
+    waiting = [WEB / FIRST_SCREEN_SCRIPT]
+    while waiting:
+        for name in top_level_imports(waiting.pop()):
+            parts = name.split(".")
+            for depth in range(1, len(parts) + 1):  # a package's __init__ runs before its modules
+                source = module_file(".".join(parts[:depth]))
+                if source is not None and source not in found:
+                    found.add(source)
+                    waiting.append(source)
+    return sorted(found)
+
+
+def start_plan(catalogs: list[str]) -> dict[str, Any]:
+    """What python.js writes before main.py runs (paths under the page's folder), and what it keeps for later."""
+    first = [p.relative_to(WEB).as_posix() for p in first_screen_modules()] + ["ui/catalogue.json"]
+    by_language = {name.split("/")[1]: name for name in catalogs}
+    return {"files": first, "catalogs": by_language, "later": list(LATER_BUNDLES)}
+
+
+def with_start_plan(index: bytes, plan: dict[str, Any]) -> bytes:
+    """index.html with python.js's plan as JSON, and main.py asked for at once (PyScript wants it right after Pyodide)."""
+    data = json.dumps(plan, separators=(",", ":"))
+    script = f'  <script type="application/json" id="stones-start">{data}</script>\n'
+    link = '  <link rel="preload" href="./main.py" as="fetch" crossorigin>\n'
+    return index.replace(b"</head>", (link + script).encode() + b"</head>", 1)
 
 
 # ----- icons: a wooden octagon with stones, drawn pixel by pixel -------------------
@@ -390,11 +457,13 @@ def collect(out: Path) -> dict[str, bytes]:
         files[f"pyscript/{path.name}"] = path.read_bytes()
 
     files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
-    ui_sources = python_sources(WEB, exclude={"main.py"})
-    files["ui.zip"] = make_zip(
-        [(p.relative_to(WEB).as_posix(), p) for p in ui_sources]
-        + [("ui/catalogue.json", game_catalogue()), *compiled_catalogs()]
-    )
+    ui_sources = python_sources(WEB, exclude={FIRST_SCREEN_SCRIPT})
+    files["ui.zip"] = make_zip([(p.relative_to(WEB).as_posix(), p) for p in ui_sources])
+    for path in first_screen_modules():
+        files[path.relative_to(WEB).as_posix()] = path.read_bytes()
+    files["ui/catalogue.json"] = game_catalogue()
+    catalogs = compiled_catalogs()
+    files.update(catalogs)
 
     for path in sorted(WEB.iterdir()):
         if path.is_file() and (path.suffix != ".py" or path.name == "main.py"):
@@ -403,11 +472,9 @@ def collect(out: Path) -> dict[str, bytes]:
         sys.exit("build.py: web/index.html is missing")
     files["index.html"] = with_module_preloads(files["index.html"], pyscript_start_modules(files))
     files["index.html"] = with_start_words(files["index.html"])
+    files["index.html"] = with_start_plan(files["index.html"], start_plan([name for name, _ in catalogs]))
 
-    config = {
-        "interpreter": "./pyodide/pyodide.mjs",
-        "files": {"./engine.zip": "./*", "./ui.zip": "./*"},
-    }
+    config = {"interpreter": "./python.js"}  # no "files": python.js writes the first screen's
     files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
     files["manifest.webmanifest"] = manifest()
     files["icon-192.png"] = draw_icon(192)

@@ -23,6 +23,10 @@ computer's move drawn and painted on the page, worker start-up, replaying the
 record, the search and both redraws included. The page's first reply is shown apart
 (the worker may still be starting). Target: every reply within 1.10× the budget.
 `--runs 0` or `--ai-positions 0` skips a part.
+
+`--timeline` shows what one cold start waits for: when each file was fetched, the
+marks python.js sets (Pyodide asked for and started, the first screen's files
+written), PyScript's own steps and the first screen drawn, in ms after navigation.
 """
 
 from __future__ import annotations
@@ -92,6 +96,42 @@ def measure(playwright, url: str, tmp: Path) -> tuple[float, float]:
         return cold, time_load(context, url)
     finally:
         context.close()
+
+
+# ----- what a cold start waits for ---------------------------------------------------------------
+PYSCRIPT_STEPS = (
+    "window.stonesSteps = []; addEventListener('py:progress', (e) => stonesSteps.push([e.detail, performance.now()]));"
+)
+TIMELINE = """() => [
+    ...performance.getEntriesByType('resource').map((e) => [e.startTime, e.responseEnd, new URL(e.name).pathname]),
+    ...performance.getEntriesByType('mark').map((m) => [m.startTime, null, m.name]),
+    ...window.stonesSteps.map(([step, at]) => [at, null, 'PyScript: ' + step]),
+    [window.stonesReadyAt, null, 'the first screen drawn (stones:ready)'],
+]"""
+
+
+def timeline(playwright, url: str, tmp: Path) -> list[tuple[float, float | None, str]]:
+    """(start ms, end ms or None, what) of one cold start, in order, until the first screen is drawn."""
+    profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
+    context = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
+    context.add_init_script(PYSCRIPT_STEPS)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        events = page.evaluate(TIMELINE)
+    finally:
+        context.close()
+    ready = events[-1][0]
+    return sorted((start, end, what) for start, end, what in events if start <= ready)
+
+
+def report_timeline(events: list[tuple[float, float | None, str]]) -> None:
+    print("one cold start, ms after navigation (a file: fetched from–to):")
+    for start, end, what in events:
+        print(f"{start:8.0f}{'' if end is None else f'–{end:.0f}':>8}  {what}")
 
 
 # ----- the computer's move time --------------------------------------------------------------
@@ -352,6 +392,7 @@ def main() -> None:
     parser.add_argument(
         "--ai-positions", type=int, default=4, help=f"positions per game (0: skip, max {len(AI_PLIES)})"
     )
+    parser.add_argument("--timeline", action="store_true", help="also show what one cold start waits for")
     parser.add_argument("--think", type=float, default=1.0, help="the computer's budget per move in seconds")
     parser.add_argument("--play", type=int, default=0, help="whole games per game against the hard computer")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds the person waits before each move")
@@ -388,6 +429,7 @@ def main() -> None:
                 cold, warm = measure(playwright, f"{base}/bare.html", tmp)
                 bare_cold.append(cold)
                 bare_warm.append(warm)
+            events = timeline(playwright, f"{base}/", tmp) if args.timeline else []
             ai_times = (
                 measure_ai(playwright, f"{base}/", tmp, args.ai_positions, args.think) if args.ai_positions else {}
             )
@@ -406,6 +448,8 @@ def main() -> None:
                 if args.play
                 else {}
             )
+    if events:
+        report_timeline(events)
     if args.runs:
         report_start(app_cold, app_warm, bare_cold, bare_warm, args.runs)
     if ai_times:

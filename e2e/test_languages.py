@@ -81,6 +81,29 @@ def test_a_first_visit_opens_in_the_browsers_language(page, base_url) -> None:
     check_home(page, "fr")
 
 
+CATALOGS_FETCHED = """performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+    .filter((path) => path.endsWith('.mo')).map((path) => path.split('/').slice(-3)[0])"""
+
+
+@pytest.mark.browser_context_args(locale="de-DE")
+def test_the_start_fetches_only_the_chosen_languages_words(page, base_url) -> None:
+    """Issue 20, item 16: the first screen waits for one catalog, the language it opens in (English needs
+    none); another language's is fetched when it is picked."""
+    open_app(page, base_url)
+    assert page.evaluate(CATALOGS_FETCHED) == ["de"]
+    check_home(page, "de")
+    page.select_option("#language", "nl")
+    page.wait_for_function("document.documentElement.lang === 'nl'")
+    check_home(page, "nl")
+    assert page.evaluate(CATALOGS_FETCHED) == ["de", "nl"]
+    page.select_option("#language", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    check_home(page, "en")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.evaluate(CATALOGS_FETCHED) == []  # picked English: nothing to fetch
+
+
 @pytest.mark.parametrize("language", list(WORDS))
 def test_each_language_on_a_phone(browser, live_server, language) -> None:
     # a 390x844 touch screen: the picker, the home screen, a morris move by a tap, all in the language,

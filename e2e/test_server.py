@@ -51,6 +51,8 @@ def fetch(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
     ("/pyodide/pyodide.asm.wasm", "application/wasm"),
     ("/pyodide/pyodide-lock.json", "application/json"),
     ("/engine.zip", "application/zip"),
+    ("/locale/de/LC_MESSAGES/stones.mo", "application/octet-stream"),
+    ("/python.js", "text/javascript"),
     ("/icon-512.png", "image/png"),
 ])
 def test_built_files_are_served_with_their_types(live_server: str, path: str, mime: str) -> None:

@@ -36,6 +36,7 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".wasm": "application/wasm",
     ".zip": "application/zip",
+    ".mo": "application/octet-stream",  # a language's compiled words (gettext), read by Python
     ".py": "text/x-python; charset=utf-8",
     ".png": "image/png",
     ".svg": "image/svg+xml",

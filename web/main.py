@@ -1,23 +1,28 @@
 """The page's start (PyScript, main thread): the first screen at once, the rest while it is read.
 
 With no game saved in this browser the first screen is the list of games, drawn from the
-built catalogue with no engine, board, scan or computer-player module imported; the page
-(`controllers.page.Page`: every screen and action) is imported when the browser is next
-idle, or at the first event if a person is quicker. A saved game opens on its board, so
+built catalogue with no engine, board, scan or computer-player module imported (python.js
+wrote in only this screen's files); the page (`controllers.page.Page`: every screen and
+action) is unpacked (`controllers.later`) and imported when the browser is next idle, or at
+the first event if a person is quicker. A saved game opens on its board, so
 then the page is imported first. The game in progress is saved after every move.
 
 The language is the one picked before (kept in the browser), else the first of the
-browser's languages the app speaks; the header's picker changes it on any screen.
+browser's languages the app speaks; the header's picker changes it on any screen (fetching
+that language's catalog the first time).
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import create_once_callable, create_proxy, to_js
 from pyscript import document, window
 
+from controllers.later import unpack_later
 from controllers.store import GameStore, LanguageStore
 from ui import i18n
 from ui.home import brand_label, home, language_picker
@@ -29,12 +34,14 @@ OUR_PACKAGES = ("engine", "ui", "boards", "controllers")  # what stonesStartModu
 IDLE_TIMEOUT_MS = 2000  # import the page within this long even if the browser never goes idle
 
 _page: Page | None = None
+_tasks: set[asyncio.Future[None]] = set()  # language switches under way (asyncio keeps only weak references)
 
 
 def page() -> Page:
     """The page with all its screens, imported on first need."""
     global _page
     if _page is None:
+        unpack_later(window.stonesLater, Path.cwd())  # the engine and the screens, downloaded by python.js
         from controllers.page import Page
 
         _page = Page(document.getElementById("app"), window.localStorage)
@@ -58,17 +65,36 @@ def speak(language: str) -> None:
     document.getElementById("language-picker").innerHTML = language_picker(i18n.language())
 
 
-def on_language(event: Any) -> None:
-    """The header's picker: the new language is kept and the screen on show is drawn again in it."""
-    if event.target.id != "language":
+async def fetch_catalog(language: str) -> None:
+    """The language's catalog from the server (or the offline cache), the first time it is chosen."""
+    target = i18n.catalog_path(language)
+    if not i18n.needs_catalog(language) or target.exists():
         return
-    languages.remember(event.target.value)
-    speak(event.target.value)
+    from pyodide.http import pyfetch
+
+    response = await pyfetch(target.relative_to(Path.cwd()).as_posix())
+    if response.ok:  # else the words stay English, as without a catalog
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(await response.bytes())
+
+
+async def switch_language(language: str) -> None:
+    await fetch_catalog(language)
+    speak(language)
     if _page is None:
         document.getElementById("app").innerHTML = home(None)
     else:
         _page.redraw()
     document.getElementById("language").focus()
+
+
+def on_language(event: Any) -> None:
+    """The header's picker: the new language is kept and the screen on show is drawn again in it."""
+    if event.target.id != "language":
+        return
+    languages.remember(event.target.value)
+    _tasks.add(task := asyncio.ensure_future(switch_language(event.target.value)))
+    task.add_done_callback(_tasks.discard)
 
 
 languages = LanguageStore(window.localStorage)

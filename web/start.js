@@ -1,21 +1,13 @@
-// Runs before Python starts. Once Python has drawn the first screen ("stones:ready", sent by
-// main.py) it loads the boards' zoom and pan (zoom.js), registers the service worker that makes
+// Runs before Python starts, and starts it (python.js). Once Python has drawn the first screen
+// ("stones:ready", sent by main.py) it loads the boards' zoom and pan (zoom.js), registers the service worker that makes
 // the app work offline and starts the computer players' worker (ai.js) in the background: all
 // wait so they never slow the start. It also shows a readable message if Python fails to start, and
 // puts the loading screen in the page's language first (build.py writes each language's words in
 // #stones-words; Python's catalogs take over once it runs).
 import "./ai.js";
+import { language } from "./python.js";  // starts Python at once, and picks the language
 
-const LANGUAGE_KEY = "stones/language";  // the language picked in the header (controllers/store.py)
 const words = JSON.parse(document.getElementById("stones-words")?.textContent || "{}");
-
-function pickedLanguage() {
-  try { return localStorage.getItem(LANGUAGE_KEY); } catch { return null; }  // storage may be disabled
-}
-
-const language = [pickedLanguage(), ...(navigator.languages || [])]
-  .map((tag) => (tag || "").split(/[-_]/)[0].toLowerCase())
-  .find((code) => code in words) || "en";
 const startWords = words[language] || {};
 document.documentElement.lang = language;
 for (const node of document.querySelectorAll("[data-words]")) {

@@ -116,3 +116,35 @@ def test_the_saved_game_comes_back_and_a_broken_one_is_forgotten_with_a_reason()
     storage.items[STORE_KEY] = '{"format": "nonsense"}'
     restored, problem = store.restore()
     assert restored is None and problem.startswith("Your saved game could not be restored") and not store.has_game()
+
+
+# ----- the engine and the rest of the page, unpacked on first need (controllers/later.py) --------------
+def test_the_later_bundles_are_unpacked_once_and_importable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import zipfile
+
+    from controllers import later
+
+    def bundle(files: dict[str, str]) -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for name, text in files.items():
+                archive.writestr(name, text)
+        return buffer.getvalue()
+
+    monkeypatch.setattr(later, "_unpacked", False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bundles = {
+        "engine.zip": bundle({"laterpkg/__init__.py": "", "laterpkg/rules.py": "ANSWER = 42\n"}),
+        "ui.zip": bytearray(bundle({"laterui/__init__.py": "FROM = 'ui'\n"})),  # any bytes-like, as a JS array gives
+    }
+    later.unpack_later(bundles, tmp_path)
+    import laterpkg.rules  # type: ignore[import-not-found]
+    import laterui  # type: ignore[import-not-found]
+
+    assert (laterpkg.rules.ANSWER, laterui.FROM) == (42, "ui")
+    for name in ("laterpkg.rules", "laterpkg", "laterui"):
+        monkeypatch.delitem(sys.modules, name)
+    (tmp_path / "laterpkg" / "rules.py").write_text("ANSWER = 0\n")
+    later.unpack_later(bundles, tmp_path)  # a second screen's need unpacks nothing again
+    assert (tmp_path / "laterpkg" / "rules.py").read_text() == "ANSWER = 0\n"

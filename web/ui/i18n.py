@@ -3,9 +3,9 @@
 Every string a person reads goes through `_` (or `ngettext` where a count is shown); a
 string that must exist before a language is chosen (a table at import) is marked with
 `N_` and translated where it is shown. The catalogs are `locale/<lang>/LC_MESSAGES/stones.mo`,
-compiled by build.py from the `.po` files in `web/locale/` and unpacked beside this package
-in the browser; only the chosen language's file is read. Without a compiled catalog (a
-source checkout) the words stay English. Move notation is never translated.
+compiled by build.py from the `.po` files in `web/locale/` and written beside this package in
+the browser when the language is chosen (English has none: its words are the message ids).
+Without a compiled catalog (a source checkout) the words stay English. Move notation is never translated.
 """
 
 from __future__ import annotations
@@ -39,11 +39,21 @@ def choose(preferred: Iterable[str]) -> str:
     return DEFAULT
 
 
+def catalog_path(language: str, directory: Path = LOCALE_DIR) -> Path:
+    """Where `language`'s compiled catalog is read from (build.py serves it at the same path under `locale/`)."""
+    return directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def needs_catalog(language: str) -> bool:
+    """English needs none: its words are the message ids themselves."""
+    return language in LANGUAGES and language != DEFAULT
+
+
 def use(language: str, directory: Path = LOCALE_DIR) -> str:
     """Speak `language` from now on (an unknown one: English); returns the language in use."""
     global _catalog, _language
     language = language if language in LANGUAGES else DEFAULT
-    mo = directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    mo = catalog_path(language, directory)
     if mo.exists():
         with mo.open("rb") as file:
             _catalog = gettext.GNUTranslations(file)

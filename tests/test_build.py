@@ -1,0 +1,77 @@
+"""build.py's bundles: the first screen gets only what it shows, the rest is kept for later.
+
+Issue 20, item 16: the list of games must wait for nothing it does not show. So the built
+page starts Pyodide itself (python.js, named as PyScript's interpreter) and writes the first
+screen's modules and one language's catalog before main.py runs; the engine and the other
+screens come as zips unpacked on first need.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from typing import Any
+
+import pytest
+
+import build
+
+LATER_ONLY = (
+    "boards/",
+    "engine/",
+    "ui/pages.py",
+    "ui/session.py",
+    "ui/scan.py",
+    "ui/think.py",
+    "controllers/page.py",
+    "controllers/computer.py",
+)
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, bytes]:
+    return build.collect(build.ROOT / "dist")
+
+
+def start_plan(files: dict[str, bytes]) -> dict[str, Any]:
+    found = re.search(rb'<script type="application/json" id="stones-start">(.*?)</script>', files["index.html"])
+    assert found, "index.html carries python.js's plan"
+    return json.loads(found.group(1))
+
+
+def test_the_first_screen_gets_what_main_imports_before_drawing_and_nothing_more() -> None:
+    first = [p.relative_to(build.WEB).as_posix() for p in build.first_screen_modules()]
+    assert {"ui/home.py", "ui/i18n.py", "ui/markup.py", "ui/catalogue.py", "controllers/store.py"} <= set(first)
+    assert {"ui/__init__.py", "controllers/__init__.py"} <= set(first)  # a package runs its __init__ first
+    assert not [name for name in first if name.startswith(LATER_ONLY)], first
+
+
+def test_the_built_page_starts_python_itself_and_writes_the_first_screens_files(built: dict[str, bytes]) -> None:
+    config = json.loads(built["pyscript.json"])
+    assert config == {"interpreter": "./python.js"}  # no "files": PyScript would wait for them after Pyodide
+    plan = start_plan(built)
+    assert plan["later"] == ["engine.zip", "ui.zip"]
+    assert "ui/catalogue.json" in plan["files"]
+    for name in plan["files"] + list(plan["catalogs"].values()) + plan["later"]:
+        assert name in built, f"{name} is in the plan but not in the build"
+    assert not [name for name in plan["files"] if name.startswith(LATER_ONLY)]
+    assert b'<link rel="preload" href="./main.py"' in built["index.html"]
+
+
+def test_each_language_but_english_has_its_own_catalog_file(built: dict[str, bytes]) -> None:
+    plan = start_plan(built)
+    assert sorted(plan["catalogs"]) == ["de", "es", "fr", "it", "nl"]  # English's words are the message ids
+    for language, name in plan["catalogs"].items():
+        assert name == f"locale/{language}/LC_MESSAGES/stones.mo"
+    assert not [name for name in built if name.startswith("locale/en/")]
+
+
+def test_the_later_zips_hold_the_engine_and_every_page_module_but_no_words(built: dict[str, bytes]) -> None:
+    with zipfile.ZipFile(io.BytesIO(built["ui.zip"])) as ui:
+        names = set(ui.namelist())
+    assert {"ui/pages.py", "controllers/page.py", "ui/think.py", "boards/morris.py", "ui/home.py"} <= names
+    assert not [name for name in names if not name.endswith(".py")], "catalogs and the catalogue are files of their own"
+    with zipfile.ZipFile(io.BytesIO(built["engine.zip"])) as engine:
+        assert "engine/__init__.py" in engine.namelist()
