@@ -22,6 +22,7 @@ from .tuning import (
     LATTICE_DRAWN,
     LATTICE_WALK,
     LINE_REFINE_ROUNDS,
+    LINE_FIT_HOLD,
     LINE_FIT_ROUNDS,
     LINE_FIT_SPREAD,
     LINE_SETTLED,
@@ -170,8 +171,12 @@ def _onto_the_lines(H: np.ndarray, pts: np.ndarray, nrm: np.ndarray, off: np.nda
     rows = np.stack([nx * x, nx * y, nx, ny * x, ny * y, ny, -x * (nx * x + ny * y), -y * (nx * x + ny * y)], 1)
     agree = np.ones(len(off), bool)
     step = np.zeros(8)
+    # what the samples leave open (lines of one family only say nothing along them) stays as it is:
+    # each entry is held at zero as strongly as LINE_FIT_HOLD samples would, scaled by how far it
+    # moves a point at the board's edge
+    hold = np.diag(LINE_FIT_HOLD * np.array([3.0, 3.0, 1.0, 3.0, 3.0, 1.0, 9.0, 9.0]))
     for _ in range(LINE_FIT_ROUNDS):
-        step = np.linalg.lstsq(rows[agree], off[agree], rcond=None)[0]
+        step = np.linalg.lstsq(np.vstack([rows[agree], hold]), np.concatenate([off[agree], np.zeros(8)]), rcond=None)[0]
         miss = np.abs(rows @ step - off)
         spread = 1.4826 * float(np.median(miss[agree]))
         now = miss <= max(MARK_RANSAC, LINE_FIT_SPREAD * spread)

@@ -129,6 +129,7 @@ LINE_REFINE_ROUNDS = (0.3, 0.2, 0.12)  # board units: the windows lines and ston
 # a line sample only says where its line lies across it, so a fit slides along the lines a little each
 # round: the last window is looked in again until the fit moves less than this (board units) ...
 LINE_SETTLED = 0.01
+LINE_FIT_HOLD = 1.0  # samples' worth of weight holding each entry of the refit where it is
 LINE_FIT_ROUNDS = 6  # least-squares fits to the lines, each on the samples the last one agreed with
 LINE_FIT_SPREAD = 3.0  # ... those within this many robust spreads (or MARK_RANSAC) of it
 LINE_SETTLE_ROUNDS = 8  # ... or this many more times
