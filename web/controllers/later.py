@@ -2,7 +2,7 @@
 
 python.js downloads `engine.zip` and `ui.zip` while Pyodide starts and keeps their bytes
 (`window.stonesLater`); the list of games is drawn without them. The first screen beyond it
-(or a saved game, or another language) unpacks them here, beside the first screen's own
+(or a saved game to open; a language switch on the list only fetches its catalog) unpacks them here, beside the first screen's own
 files, so that `import engine` and `from controllers.page import Page` find them.
 """
 
