@@ -236,11 +236,16 @@ def start_words() -> dict[str, dict[str, str]]:
     return words
 
 
+def before_the_scripts(index: bytes, html: str) -> bytes:
+    """index.html with `html` ahead of its first script: python.js runs as soon as it arrives (async), and
+    an element the parser has not reached yet would be missing."""
+    return index.replace(b"  <script ", html.encode() + b"  <script ", 1)
+
+
 def with_start_words(index: bytes) -> bytes:
-    """index.html with the loading screen's words of every language, as JSON for start.js."""
+    """index.html with the loading screen's words of every language, as JSON for start.js and python.js."""
     data = json.dumps(start_words(), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    script = f'  <script type="application/json" id="stones-words">{data}</script>\n'
-    return index.replace(b"</head>", script.encode() + b"</head>", 1)
+    return before_the_scripts(index, f'  <script type="application/json" id="stones-words">{data}</script>\n')
 
 
 def compiled_catalogs() -> list[tuple[str, bytes]]:
@@ -310,7 +315,7 @@ def with_start_plan(index: bytes, plan: dict[str, Any]) -> bytes:
     data = json.dumps(plan, separators=(",", ":"))
     script = f'  <script type="application/json" id="stones-start">{data}</script>\n'
     link = '  <link rel="preload" href="./main.py" as="fetch" crossorigin>\n'
-    return index.replace(b"</head>", (link + script).encode() + b"</head>", 1)
+    return before_the_scripts(index, link + script)
 
 
 # ----- icons: a wooden octagon with stones, drawn pixel by pixel -------------------

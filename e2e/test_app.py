@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
-from e2e_support import open_app, play_moves, record_timing, start_three_stones, stones
+from e2e_support import DIST, open_app, play_moves, record_timing, serving, start_three_stones, stones
 
 from engine import get_game
 
@@ -46,6 +49,45 @@ def test_the_first_screen_waits_for_nothing_it_does_not_show(page, base_url) -> 
     page.wait_for_function("window.stonesAI.status !== 'idle'")
     page.click('[data-game="morris"]')
     page.wait_for_selector("#setup")
+
+
+HOLD_SECONDS = 1.5  # long enough that a file held back cannot arrive before Pyodide is asked for, even on busy cores
+PYTHONS_OWN = ("/", "/index.html", "/python.js", "/pyodide/")  # what python.js needs to ask for Pyodide
+
+
+class HeldBack:
+    """The app's server, answering every request but the page, python.js and Pyodide's files HOLD_SECONDS late."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.limits = app.limits  # the connection limits uvicorn is run with (server.serve)
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and not (path in PYTHONS_OWN or path.startswith(PYTHONS_OWN[-1])):
+            await asyncio.sleep(HOLD_SECONDS)
+        await self.app(scope, receive, send)
+
+
+def test_pyodide_is_asked_for_before_any_other_file_arrives(browser) -> None:
+    """Issue 20, item 16: nothing stands between the page and loadPyodide: not start.js or ai.js, not PyScript,
+    not the first screen's files (all held back here), so Python starts as soon as python.js and Pyodide's
+    loader arrive."""
+    from server.app import create_app
+
+    with serving(HeldBack(create_app(DIST))) as url:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            open_app(page, url + "/")  # the page still starts when the rest comes late
+            asked = page.evaluate("performance.getEntriesByName('stones: Pyodide asked for')[0].startTime")
+            held = page.evaluate("""[...performance.getEntriesByType('resource')]
+                .filter((e) => !e.name.includes('/pyodide/') && !e.name.endsWith('/python.js'))
+                .map((e) => [new URL(e.name).pathname, e.responseEnd])""")
+        finally:
+            context.close()
+    first_held = min(held, key=lambda entry: entry[1])
+    assert asked < first_held[1], f"Pyodide asked for at {asked:.0f} ms, after {first_held[0]} arrived"
 
 
 def test_setup_form_follows_the_options_schema(page, base_url, shot) -> None:

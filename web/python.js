@@ -1,7 +1,9 @@
-// Python for the page, started the moment the page loads. pyscript.json names this module as
-// PyScript's interpreter: PyScript imports it (the same module instance start.js already
-// imported) and calls loadPyodide(), which hands over the Pyodide started here. Without it
-// Pyodide would start only once PyScript's own modules, its config and its storage were ready.
+// Python for the page, started the moment the page loads: index.html runs this module on its own
+// (async, before start.js), so Pyodide is asked for once this file and Pyodide's loader arrive, not
+// once start.js and everything it imports have. pyscript.json names this module as PyScript's
+// interpreter: PyScript imports it (the same module instance) and calls loadPyodide(), which hands
+// over the Pyodide started here. Without it Pyodide would start only once PyScript's own modules,
+// its config and its storage were ready.
 //
 // Before Python runs, the first screen's files are written into its file system: the modules the
 // list of games needs and the chosen language's catalog (English needs none: the text is the
@@ -34,6 +36,10 @@ async function download(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+performance.mark("stones: Pyodide asked for");  // bench/web.py --timeline shows these marks
+const pyodide = startPyodide({ indexURL: here("./pyodide/") });
+pyodide.then(() => performance.mark("stones: Pyodide started"));
+
 const catalog = (start.catalogs || {})[language];
 const firstScreen = Promise.all([
   ...(start.files || []).map(async (path) => [path, await download(path)]),
@@ -41,9 +47,6 @@ const firstScreen = Promise.all([
   ...(catalog ? [download(catalog).then((bytes) => [catalog, bytes], () => null)] : []),
 ]);
 const later = Promise.all((start.later || []).map(async (path) => [path, await download(path)]));
-performance.mark("stones: Pyodide asked for");  // bench/web.py --timeline shows these marks
-const pyodide = startPyodide({ indexURL: here("./pyodide/") });
-pyodide.then(() => performance.mark("stones: Pyodide started"));
 
 // What PyScript calls: its output handlers are the only options that matter here (the rest only
 // say where Pyodide is, and it is started already).

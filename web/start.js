@@ -1,11 +1,11 @@
-// Runs before Python starts, and starts it (python.js). Once Python has drawn the first screen
+// Runs as Python starts (python.js, which index.html runs first, on its own). Once Python has drawn the first screen
 // ("stones:ready", sent by main.py) it loads the boards' zoom and pan (zoom.js), registers the service worker that makes
 // the app work offline and starts the computer players' worker (ai.js) in the background: all
 // wait so they never slow the start. It also shows a readable message if Python fails to start, and
 // puts the loading screen in the page's language first (build.py writes each language's words in
 // #stones-words; Python's catalogs take over once it runs).
 import "./ai.js";
-import { language } from "./python.js";  // starts Python at once, and picks the language
+import { language } from "./python.js";  // the language python.js picked (the same module instance)
 
 const words = JSON.parse(document.getElementById("stones-words")?.textContent || "{}");
 const startWords = words[language] || {};
