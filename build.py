@@ -237,9 +237,11 @@ def start_words() -> dict[str, dict[str, str]]:
 
 
 def before_the_scripts(index: bytes, html: str) -> bytes:
-    """index.html with `html` ahead of its first script: python.js runs as soon as it arrives (async), and
-    an element the parser has not reached yet would be missing."""
-    return index.replace(b"  <script ", html.encode() + b"  <script ", 1)
+    """index.html with `html` on the lines ahead of its first script (or at the end of its head if it has none):
+    python.js runs as soon as it arrives (async), and an element the parser has not reached yet would be missing."""
+    found = index.find(b"<script")
+    at = index.rfind(b"\n", 0, found) + 1 if found >= 0 else index.index(b"</head>")
+    return index[:at] + html.encode() + index[at:]
 
 
 def with_start_words(index: bytes) -> bytes:

@@ -60,6 +60,15 @@ def test_the_built_page_starts_python_itself_and_writes_the_first_screens_files(
     assert b'<link rel="preload" href="./main.py"' in built["index.html"]
 
 
+def test_python_starts_from_a_module_of_its_own_after_the_data_it_reads(built: dict[str, bytes]) -> None:
+    """python.js runs async, ahead of start.js (whose imports would hold it back), once the parser has read the
+    words and the plan it needs."""
+    index = built["index.html"].decode()
+    python = index.index('<script type="module" async src="./python.js"></script>')
+    assert index.index('id="stones-start"') < python and index.index('id="stones-words"') < python
+    assert python < index.index('src="./start.js"') and python < index.index('src="./pyscript/core.js"')
+
+
 def test_each_language_but_english_has_its_own_catalog_file(built: dict[str, bytes]) -> None:
     plan = start_plan(built)
     assert sorted(plan["catalogs"]) == ["de", "es", "fr", "it", "nl"]  # English's words are the message ids
