@@ -6,13 +6,18 @@ string that must exist before a language is chosen (a table at import) is marked
 compiled by build.py from the `.po` files in `web/locale/` and written beside this package in
 the browser when the language is chosen (English has none: its words are the message ids).
 Without a compiled catalog (a source checkout) the words stay English. Move notation is never translated.
+English imports no gettext at all: the module takes tens of milliseconds to import under Pyodide,
+on the way to the first screen.
 """
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gettext import GNUTranslations
 
 DOMAIN = "stones"
 LANGUAGES = {  # each language by its own name, as the picker lists it
@@ -26,7 +31,7 @@ LANGUAGES = {  # each language by its own name, as the picker lists it
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # web/locale here, ./locale in the browser
 
-_catalog: gettext.NullTranslations = gettext.NullTranslations()
+_catalog: GNUTranslations | None = None  # None: the message ids themselves (English)
 _language = DEFAULT
 
 
@@ -55,10 +60,12 @@ def use(language: str, directory: Path = LOCALE_DIR) -> str:
     language = language if language in LANGUAGES else DEFAULT
     mo = catalog_path(language, directory)
     if mo.exists():
+        from gettext import GNUTranslations
+
         with mo.open("rb") as file:
-            _catalog = gettext.GNUTranslations(file)
+            _catalog = GNUTranslations(file)
     else:
-        _catalog = gettext.NullTranslations()
+        _catalog = None
     _language = language
     return language
 
@@ -70,11 +77,13 @@ def language() -> str:
 
 def _(message: str) -> str:
     """`message` in the language in use."""
-    return _catalog.gettext(message)
+    return message if _catalog is None else _catalog.gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
-    """The form for `count` in the language in use (its own plural rule)."""
+    """The form for `count` in the language in use (its own plural rule; English's without a catalog)."""
+    if _catalog is None:
+        return singular if count == 1 else plural
     return _catalog.ngettext(singular, plural, count)
 
 
