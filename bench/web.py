@@ -24,9 +24,11 @@ record, the search and both redraws included. The page's first reply is shown ap
 (the worker may still be starting). Target: every reply within 1.10× the budget.
 `--runs 0` or `--ai-positions 0` skips a part.
 
-`--timeline` shows what one cold start waits for: when each file was fetched, the
-marks python.js sets (Pyodide asked for and started, the first screen's files
-written), PyScript's own steps and the first screen drawn, in ms after navigation.
+`--timeline` shows what one cold start and the warm start after it wait for: when
+each file was fetched (and whether the service worker answered), the marks python.js
+sets (Pyodide asked for and started, the first screen's files written), PyScript's own
+steps and the first screen drawn, in ms after navigation; and whether V8 compiled
+Pyodide's WebAssembly or took its compiled code from its cache (Chrome's trace events).
 """
 
 from __future__ import annotations
@@ -103,35 +105,69 @@ PYSCRIPT_STEPS = (
     "window.stonesSteps = []; addEventListener('py:progress', (e) => stonesSteps.push([e.detail, performance.now()]));"
 )
 TIMELINE = """() => [
-    ...performance.getEntriesByType('resource').map((e) => [e.startTime, e.responseEnd, new URL(e.name).pathname]),
+    ...performance.getEntriesByType('resource').map((e) => [e.startTime, e.responseEnd,
+        new URL(e.name).pathname + (e.workerStart > 0 ? ' (service worker)' : '')]),
     ...performance.getEntriesByType('mark').map((m) => [m.startTime, null, m.name]),
     ...window.stonesSteps.map(([step, at]) => [at, null, 'PyScript: ' + step]),
     [window.stonesReadyAt, null, 'the first screen drawn (stones:ready)'],
 ]"""
 
 
-def timeline(playwright, url: str, tmp: Path) -> list[tuple[float, float | None, str]]:
-    """(start ms, end ms or None, what) of one cold start, in order, until the first screen is drawn."""
+# Chrome's trace events for a WebAssembly module compiled from a fetched response (wasm_response_extensions.cc)
+WASM_FROM_CACHE = "v8.wasm.moduleCacheHit"  # its compiled code came from V8's code cache
+WASM_COMPILED = "v8.wasm.compiledModule"  # compiled here, from the bytes
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.wasm"]  # where they are
+TRACE_WAIT_S = 20  # for Chrome to hand over the trace after the load
+
+
+def traced_load(context, url: str) -> tuple[list[tuple[float, float | None, str]], str]:
+    """One start in `context` until the first screen is drawn: its timeline, and where Pyodide's compiled
+    WebAssembly came from."""
+    page = context.new_page()
+    session = context.new_cdp_session(page)
+    names: list[str] = []
+    finished: list[bool] = []
+    session.on("Tracing.dataCollected", lambda data: names.extend(event["name"] for event in data["value"]))
+    session.on("Tracing.tracingComplete", lambda _: finished.append(True))
+    session.send("Tracing.start", {"traceConfig": {"includedCategories": TRACE_CATEGORIES}})
+    page.goto(url)
+    page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+    events = page.evaluate(TIMELINE)
+    session.send("Tracing.end")
+    deadline = time.monotonic() + TRACE_WAIT_S
+    while not finished and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    page.close()
+    ready = events[-1][0]
+    if WASM_FROM_CACHE in names:
+        wasm = "taken from V8's code cache"
+    elif WASM_COMPILED in names:
+        wasm = "compiled from its bytes (V8's code cache not used)"
+    else:
+        wasm = "not seen in the trace"
+    return sorted((start, end, what) for start, end, what in events if start <= ready), wasm
+
+
+def timeline(playwright, url: str, tmp: Path) -> dict[str, tuple[list[tuple[float, float | None, str]], str]]:
+    """The timeline of a cold start and of the warm start after it (see traced_load), by name."""
     profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
     context = playwright.chromium.launch_persistent_context(
         str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
     )
     context.add_init_script(PYSCRIPT_STEPS)
     try:
-        page = context.new_page()
-        page.goto(url)
-        page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-        events = page.evaluate(TIMELINE)
+        cold = traced_load(context, url)
+        time.sleep(0.5)  # let the service worker finish installing and caching
+        return {"cold": cold, "warm": traced_load(context, url)}
     finally:
         context.close()
-    ready = events[-1][0]
-    return sorted((start, end, what) for start, end, what in events if start <= ready)
 
 
-def report_timeline(events: list[tuple[float, float | None, str]]) -> None:
-    print("one cold start, ms after navigation (a file: fetched from–to):")
-    for start, end, what in events:
-        print(f"{start:8.0f}{'' if end is None else f'–{end:.0f}':>8}  {what}")
+def report_timeline(starts: dict[str, tuple[list[tuple[float, float | None, str]], str]]) -> None:
+    for name, (events, wasm) in starts.items():
+        print(f"one {name} start, ms after navigation (a file: fetched from–to); Pyodide's WebAssembly {wasm}:")
+        for start, end, what in events:
+            print(f"{start:8.0f}{'' if end is None else f'–{end:.0f}':>8}  {what}")
 
 
 # ----- the computer's move time --------------------------------------------------------------
@@ -392,7 +428,7 @@ def main() -> None:
     parser.add_argument(
         "--ai-positions", type=int, default=4, help=f"positions per game (0: skip, max {len(AI_PLIES)})"
     )
-    parser.add_argument("--timeline", action="store_true", help="also show what one cold start waits for")
+    parser.add_argument("--timeline", action="store_true", help="also show what a cold and a warm start wait for")
     parser.add_argument("--think", type=float, default=1.0, help="the computer's budget per move in seconds")
     parser.add_argument("--play", type=int, default=0, help="whole games per game against the hard computer")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds the person waits before each move")
@@ -429,7 +465,7 @@ def main() -> None:
                 cold, warm = measure(playwright, f"{base}/bare.html", tmp)
                 bare_cold.append(cold)
                 bare_warm.append(warm)
-            events = timeline(playwright, f"{base}/", tmp) if args.timeline else []
+            starts = timeline(playwright, f"{base}/", tmp) if args.timeline else {}
             ai_times = (
                 measure_ai(playwright, f"{base}/", tmp, args.ai_positions, args.think) if args.ai_positions else {}
             )
@@ -448,8 +484,8 @@ def main() -> None:
                 if args.play
                 else {}
             )
-    if events:
-        report_timeline(events)
+    if starts:
+        report_timeline(starts)
     if args.runs:
         report_start(app_cold, app_warm, bare_cold, bare_warm, args.runs)
     if ai_times:
