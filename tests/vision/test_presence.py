@@ -1,0 +1,94 @@
+"""Stones read empty, found per photo by their raised look group (`vision.presence`), on made-up
+features and votes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.classify import feature_names
+from vision.presence import missed_stones
+
+NAMES = feature_names()
+EMPTY, BLACK, WHITE = 0, 1, 2  # columns of the votes: empty, then morris' palette
+
+
+def cell(dL: float, shadow: float, foot_ink: float, lit: float = 0.0) -> dict[str, float]:
+    """One location's look: colour against the board, cast shadow beside it and its lit side's
+    angle, the drawn lines' ink at its foot."""
+    return {"dL": dL, "shadow": shadow, "foot_ink": foot_ink, "lit_x": math.cos(lit), "lit_y": math.sin(lit)}
+
+
+def photo(cells: list[dict[str, float]], seed: int = 0) -> np.ndarray:
+    """Feature rows for the cells, with a little noise on the colour and the shadow."""
+    rng = np.random.default_rng(seed)
+    F = np.zeros((len(cells), len(NAMES)), np.float32)
+    for i, c in enumerate(cells):
+        for name, value in c.items():
+            F[i, NAMES.index(name)] = value
+        F[i, NAMES.index("dL")] += rng.normal(0, 0.5)
+        F[i, NAMES.index("shadow")] += abs(rng.normal(0, 0.3))
+    return F
+
+
+POINT = cell(0.0, 1.5, 1.0)  # an empty point: even all round, its lines seen at its foot
+FROSTED = cell(3.0, 12.0, 0.02, lit=2.5)  # a frosted white stone on a white mat: barely lighter
+BLACK_STONE = cell(-60.0, 15.0, 0.0, lit=2.6)  # the same light: its lit side is the same side
+MISSED = [0.65, 0.05, 0.30]  # the forest's votes for a stone it leans the wrong way on
+SURE_EMPTY = [0.95, 0.03, 0.02]
+SURE_BLACK = [0.1, 0.9, 0.0]
+
+
+def read(cells: list[dict[str, float]], votes: list[list[float]], most: int = 18) -> list[int]:
+    P = np.array(votes)
+    best = P.argmax(1)
+    return missed_stones(best, P, photo(cells), NAMES, most).tolist()
+
+
+def test_a_raised_group_read_empty_is_stones_of_the_colour_the_forest_leans_to():
+    # five frosted white stones the forest reads empty, on a photo with black stones it reads:
+    # they cast shadows to the blacks' side and hide the lines at their foot
+    cells = [POINT] * 12 + [FROSTED] * 5 + [BLACK_STONE] * 4
+    votes = [SURE_EMPTY] * 12 + [MISSED] * 5 + [SURE_BLACK] * 4
+    assert read(cells, votes) == [EMPTY] * 12 + [WHITE] * 5 + [BLACK] * 4
+
+
+def test_stones_that_hide_the_lines_at_their_foot_are_found_without_a_shadow():
+    flat_stone = cell(8.0, 1.5, 0.05)
+    cells = [POINT] * 12 + [flat_stone] * 5
+    assert read(cells, [SURE_EMPTY] * 12 + [MISSED] * 5) == [EMPTY] * 12 + [WHITE] * 5
+
+
+def test_a_board_of_empty_points_reads_empty():
+    # big dots and a board edge's darker ring on a few points: no second look group that is raised
+    dot = cell(-40.0, 1.2, 0.02)
+    edge = cell(-40.0, 9.0, 0.02, lit=0.0)
+    cells = [dot] * 20 + [dict(edge, lit_x=math.cos(a), lit_y=math.sin(a)) for a in (0.0, 2.1, 4.2, 1.0)]
+    assert read(cells, [SURE_EMPTY] * 20 + [MISSED] * 4) == [EMPTY] * 24
+
+
+def test_shadows_on_no_common_side_are_no_stones():
+    # empty pockets beside stones catch a neighbour's shadow, each on its own side
+    pocket = cell(0.0, 1.5, 0.1)
+    shadowed = [cell(1.0, 12.0, 0.1, lit=a) for a in (0.0, 1.6, 3.1, 4.7)]
+    assert read([pocket] * 12 + shadowed, [SURE_EMPTY] * 12 + [MISSED] * 4) == [EMPTY] * 16
+
+
+def test_shadows_on_the_other_side_from_the_stones_read_are_no_stones():
+    pocket = cell(0.0, 1.5, 0.1)
+    other_side = cell(3.0, 12.0, 0.1, lit=2.5 + math.pi)
+    cells = [pocket] * 12 + [other_side] * 5 + [BLACK_STONE] * 4
+    votes = [SURE_EMPTY] * 12 + [MISSED] * 5 + [SURE_BLACK] * 4
+    assert read(cells, votes) == [EMPTY] * 12 + [EMPTY] * 5 + [BLACK] * 4
+
+
+def test_a_group_the_forest_is_sure_is_empty_stays_empty():
+    cells = [POINT] * 12 + [FROSTED] * 5 + [BLACK_STONE] * 4
+    votes = [SURE_EMPTY] * 12 + [[0.9, 0.02, 0.08]] * 5 + [SURE_BLACK] * 4
+    assert read(cells, votes)[12:17] == [EMPTY] * 5
+
+
+def test_a_group_bigger_than_the_box_is_no_set_of_stones():
+    cells = [POINT] * 6 + [FROSTED] * 10
+    assert read(cells, [SURE_EMPTY] * 6 + [MISSED] * 10, most=9) == [EMPTY] * 16
