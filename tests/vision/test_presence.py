@@ -8,10 +8,10 @@ import math
 import numpy as np
 
 from vision.classify import feature_names
-from vision.presence import missed_stones
+from vision.presence import flat_marks, missed_stones
 
 NAMES = feature_names()
-EMPTY, BLACK, WHITE = 0, 1, 2  # columns of the votes: empty, then morris' palette
+EMPTY, WHITE, BLACK = 0, 1, 2  # columns of the votes: empty, then morris' palette (white, black)
 
 
 def cell(dL: float, shadow: float, foot_ink: float, lit: float = 0.0) -> dict[str, float]:
@@ -35,9 +35,9 @@ def photo(cells: list[dict[str, float]], seed: int = 0) -> np.ndarray:
 POINT = cell(0.0, 1.5, 1.0)  # an empty point: even all round, its lines seen at its foot
 FROSTED = cell(3.0, 12.0, 0.02, lit=2.5)  # a frosted white stone on a white mat: barely lighter
 BLACK_STONE = cell(-60.0, 15.0, 0.0, lit=2.6)  # the same light: its lit side is the same side
-MISSED = [0.65, 0.05, 0.30]  # the forest's votes for a stone it leans the wrong way on
+MISSED = [0.65, 0.30, 0.05]  # the forest's votes for a stone it leans the wrong way on
 SURE_EMPTY = [0.95, 0.03, 0.02]
-SURE_BLACK = [0.1, 0.9, 0.0]
+SURE_BLACK = [0.1, 0.0, 0.9]
 
 
 def read(cells: list[dict[str, float]], votes: list[list[float]], most: int = 18) -> list[int]:
@@ -85,10 +85,28 @@ def test_shadows_on_the_other_side_from_the_stones_read_are_no_stones():
 
 def test_a_group_the_forest_is_sure_is_empty_stays_empty():
     cells = [POINT] * 12 + [FROSTED] * 5 + [BLACK_STONE] * 4
-    votes = [SURE_EMPTY] * 12 + [[0.9, 0.02, 0.08]] * 5 + [SURE_BLACK] * 4
+    votes = [SURE_EMPTY] * 12 + [[0.9, 0.08, 0.02]] * 5 + [SURE_BLACK] * 4
     assert read(cells, votes)[12:17] == [EMPTY] * 5
 
 
 def test_a_group_bigger_than_the_box_is_no_set_of_stones():
     cells = [POINT] * 6 + [FROSTED] * 10
     assert read(cells, [SURE_EMPTY] * 6 + [MISSED] * 10, most=9) == [EMPTY] * 16
+
+
+def test_big_dots_read_as_stones_are_the_boards_marks_when_the_stones_hide_the_lines():
+    # dark dots nearly a stone's size on paper, read as black glass: the lines run on into them,
+    # where the two black stones cover the point they meet at
+    dot = cell(-45.0, 3.0, 0.8)
+    cells = [POINT] * 10 + [dot] * 6 + [BLACK_STONE] * 2
+    P = np.array([SURE_EMPTY] * 10 + [[0.3, 0.0, 0.7]] * 6 + [[0.05, 0.0, 0.95]] * 2)
+    best = flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist()
+    assert best == [EMPTY] * 16 + [BLACK] * 2
+
+
+def test_stones_of_one_colour_in_two_looks_stay_stones():
+    # black stones half in a window's light: two looks, but neither shows the lines at its foot
+    lit = cell(-40.0, 15.0, 0.02, lit=2.6)
+    cells = [POINT] * 10 + [lit] * 4 + [BLACK_STONE] * 4
+    P = np.array([SURE_EMPTY] * 10 + [[0.3, 0.0, 0.7]] * 4 + [[0.05, 0.0, 0.95]] * 4)
+    assert flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist() == [EMPTY] * 10 + [BLACK] * 8
