@@ -440,7 +440,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     best = split_lookalikes(post.argmax(1), P, feats)
     decided = np.zeros(len(best), bool)  # cells the photo's look groups read against the forest
     if layout.game in PRESENCE_GAMES:
-        grouped = decide_presence(best, P, feats, feature_names(), sum(layout.stone_set.values()) or len(best))
+        most = sum(layout.stone_set.values()) or len(best)
+        grouped = decide_presence(best, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
         decided, best = grouped != best, grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)

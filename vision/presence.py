@@ -89,17 +89,19 @@ def hides_lines(stones: np.ndarray, flat: np.ndarray, names: list[str]) -> bool:
     return f_flat >= PRESENCE_FOOT_SHOWN and f_stones <= PRESENCE_FOOT_HIDDEN * f_flat
 
 
-def is_raised(stones: np.ndarray, flat: np.ndarray, read: np.ndarray, names: list[str]) -> bool:
+def is_raised(stones: np.ndarray, flat: np.ndarray, read: np.ndarray, names: list[str], lines_meet: bool) -> bool:
     """Whether the `stones` rows stand up from the board where the `flat` rows do not: a clearly
-    stronger cast shadow, all on one side (that of the stones `read` already), or the drawn
-    lines the flat group shows at its foot hidden."""
+    stronger cast shadow, all on one side (that of the stones `read` already), or, where drawn
+    lines meet at the locations (`lines_meet`), the lines the flat group shows at its foot hidden."""
     shadow = names.index("shadow")
     s_stones, s_flat = float(np.median(stones[:, shadow])), float(np.median(flat[:, shadow]))
     shadowed = s_stones >= max(PRESENCE_SHADOW_GAIN * s_flat, PRESENCE_SHADOW_MIN) and lit_alike(stones, read, names)
-    return shadowed or hides_lines(stones, flat, names)
+    return shadowed or (lines_meet and hides_lines(stones, flat, names))
 
 
-def missed_stones(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], most: int) -> np.ndarray:
+def missed_stones(
+    best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], most: int, lines_meet: bool
+) -> np.ndarray:
     """Class per cell (0 empty, columns of `P` otherwise) after the raised look group of the cells
     read empty, when there is one, takes stones: each cell the stone colour the forest gives the
     most votes.  `most` is how many stones the box holds in all: a bigger group is no set's."""
@@ -113,7 +115,7 @@ def missed_stones(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: lis
     doubt = P[stones, 0].mean()
     if len(stones) > most or doubt >= PRESENCE_DOUBT or doubt >= P[flat, 0].mean():
         return best
-    if not is_raised(feats[stones], feats[flat], feats[best > 0], names):
+    if not is_raised(feats[stones], feats[flat], feats[best > 0], names, lines_meet):
         return best
     best = best.copy()
     best[stones] = 1 + P[stones, 1:].argmax(1)
@@ -139,7 +141,13 @@ def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[s
     return best
 
 
-def decide_presence(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], most: int) -> np.ndarray:
-    """Class per cell after each photo's look groups have said which cells are stones: the board's
-    marks read as stones go empty (`flat_marks`), then stones read empty are found (`missed_stones`)."""
-    return missed_stones(flat_marks(best, P, feats, names), P, feats, names, most)
+def decide_presence(
+    best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], most: int, lines_meet: bool
+) -> np.ndarray:
+    """Class per cell after each photo's look groups have said which cells are stones: where drawn
+    lines meet at the locations (`lines_meet`: morris' points, not pockets, whose rims show as
+    strokes of their own), the board's marks read as stones go empty (`flat_marks`); then stones
+    read empty are found (`missed_stones`)."""
+    if lines_meet:
+        best = flat_marks(best, P, feats, names)
+    return missed_stones(best, P, feats, names, most, lines_meet)

@@ -40,10 +40,10 @@ SURE_EMPTY = [0.95, 0.03, 0.02]
 SURE_BLACK = [0.1, 0.0, 0.9]
 
 
-def read(cells: list[dict[str, float]], votes: list[list[float]], most: int = 18) -> list[int]:
+def read(cells: list[dict[str, float]], votes: list[list[float]], most: int = 18, lines_meet: bool = True) -> list[int]:
     P = np.array(votes)
     best = P.argmax(1)
-    return missed_stones(best, P, photo(cells), NAMES, most).tolist()
+    return missed_stones(best, P, photo(cells), NAMES, most, lines_meet).tolist()
 
 
 def test_a_raised_group_read_empty_is_stones_of_the_colour_the_forest_leans_to():
@@ -58,6 +58,14 @@ def test_stones_that_hide_the_lines_at_their_foot_are_found_without_a_shadow():
     flat_stone = cell(8.0, 1.5, 0.05)
     cells = [POINT] * 12 + [flat_stone] * 5
     assert read(cells, [SURE_EMPTY] * 12 + [MISSED] * 5) == [EMPTY] * 12 + [WHITE] * 5
+
+
+def test_a_pockets_rim_at_its_foot_is_no_line_a_stone_hides():
+    # pockets have no drawn lines meeting at them: strokes at the foot of some (a rim catching
+    # the light) and none at others say nothing of stones
+    rim = cell(0.0, 1.5, 1.0)
+    cells = [rim] * 12 + [cell(8.0, 1.5, 0.05)] * 5
+    assert read(cells, [SURE_EMPTY] * 12 + [MISSED] * 5, lines_meet=False) == [EMPTY] * 17
 
 
 def test_a_board_of_empty_points_reads_empty():
