@@ -42,20 +42,43 @@ def _raised(x: np.ndarray) -> np.ndarray:
     return x[:, LOOK.index("shadow")] - x[:, LOOK.index("foot_ink")]
 
 
-def look_groups(x: np.ndarray) -> np.ndarray | None:
-    """Two-means on looks, started from the cells more raised than the average and the others (a
-    lone odd cell does not pull a centre to itself): the boolean split (True: the more raised
-    group) when the looks form two tight groups far apart, else None."""
-    raised = _raised(x)
-    side = raised > raised.mean()
-    centres = np.stack([x[~side].mean(0), x[side].mean(0)])
+def _two_means(x: np.ndarray, side: np.ndarray) -> np.ndarray | None:
+    """Two-means on looks from a first split (None when a group empties)."""
     for _ in range(10):
-        side = np.linalg.norm(x - centres[1], axis=1) < np.linalg.norm(x - centres[0], axis=1)
         if side.all() or not side.any():
             return None
         centres = np.stack([x[~side].mean(0), x[side].mean(0)])
+        side = np.linalg.norm(x - centres[1], axis=1) < np.linalg.norm(x - centres[0], axis=1)
+    return None if side.all() or not side.any() else side
+
+
+def _within(x: np.ndarray, side: np.ndarray) -> float:
+    """The squared spread of the looks about their groups' centres."""
+    return float(sum(((x[g] - x[g].mean(0)) ** 2).sum() for g in (side, ~side)))
+
+
+def look_groups(x: np.ndarray) -> np.ndarray | None:
+    """Two-means on looks, the tightest of three starts (the cells more raised than the average,
+    than the median, and the cells nearer the most raised one than the one least like it: a lone
+    odd cell or a spread-out group can hold one start in a poor split): the boolean split (True: the
+    more raised group) when the looks form two tight groups far apart, else None."""
+    raised = _raised(x)
+    top = x[np.argmax(raised)]
+    far = x[np.argmax(np.linalg.norm(x - top, axis=1))]
+    starts = (
+        raised > raised.mean(),
+        raised > np.median(raised),
+        np.linalg.norm(x - top, axis=1) < np.linalg.norm(x - far, axis=1),
+    )
+    splits = [side for side in (_two_means(x, s) for s in starts) if side is not None]
+    if not splits:
+        return None
+    side = min(splits, key=lambda s: _within(x, s))
+    if raised[side].mean() < raised[~side].mean():
+        side = ~side
     if min(side.sum(), (~side).sum()) < PRESENCE_MIN:
         return None
+    centres = np.stack([x[~side].mean(0), x[side].mean(0)])
     apart = float(np.linalg.norm(centres[1] - centres[0]))
     spread = max(float(np.median(np.linalg.norm(x[g] - centres[k], axis=1))) for k, g in enumerate((~side, side)))
     return side if apart >= PRESENCE_APART and apart >= PRESENCE_TIGHT * spread else None
@@ -77,7 +100,9 @@ def lit_alike(rows: np.ndarray, stones: np.ndarray, names: list[str]) -> bool:
     if len(stones) < PRESENCE_MIN:
         return True
     known = lit_side(stones, names)
-    return float(np.dot(side, known)) >= PRESENCE_SAME_LIGHT * float(np.linalg.norm(side)) * float(np.linalg.norm(known))
+    return float(np.dot(side, known)) >= PRESENCE_SAME_LIGHT * float(np.linalg.norm(side)) * float(
+        np.linalg.norm(known)
+    )
 
 
 def hides_lines(stones: np.ndarray, flat: np.ndarray, names: list[str]) -> bool:

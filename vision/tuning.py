@@ -189,7 +189,8 @@ SURE_FIT = {"rings": 0.45}
 # Stones read empty, found per photo (presence.py): the cells read empty split into two look groups
 # (colour, cast shadow, lines at the foot, each in its unit below) and the raised one is stones
 PRESENCE_GAMES = ("morris", "three-stones", "sage-stones")  # rings' crowded boards have stages of their own
-PRESENCE_UNITS = (20.0, 10.0, 10.0, 3.0, 0.2)  # Lab (lightness: a light moves it more than a colour does); shadow (L); foot ink
+# Lab lightness (a light moves it more than a colour does), a and b; cast shadow (L); foot ink
+PRESENCE_UNITS = (20.0, 10.0, 10.0, 3.0, 0.2)
 PRESENCE_MIN = 2  # cells in each group, at least
 PRESENCE_DOUBT = 0.75  # the forest's mean empty share of a group it may be wrong about, below
 PRESENCE_APART = 2.0  # looks' distance between the groups' centres ...
