@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from vision.classify import feature_names
-from vision.presence import flat_marks, missed_stones
+from vision.presence import flat_marks, look_groups, missed_stones
 
 NAMES = feature_names()
 EMPTY, WHITE, BLACK = 0, 1, 2  # columns of the votes: empty, then morris' palette (white, black)
@@ -118,3 +118,19 @@ def test_stones_of_one_colour_in_two_looks_stay_stones():
     cells = [POINT] * 10 + [lit] * 4 + [BLACK_STONE] * 4
     P = np.array([SURE_EMPTY] * 10 + [[0.3, 0.0, 0.7]] * 4 + [[0.05, 0.0, 0.95]] * 4)
     assert flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist() == [EMPTY] * 10 + [BLACK] * 8
+
+
+def test_two_stones_beside_spread_out_big_dots_are_a_group_of_their_own():
+    # looks (in PRESENCE_UNITS) of a morris photo's cells read empty: 16 big dark dots of many
+    # shades, some shadowed, and two white stones that hide the lines at their foot
+    dots = [
+        [-0.82, 0.77, 0.56, 0.89, 3.88], [-1.42, 1.18, 0.68, 1.09, 3.73], [-1.0, 0.79, 0.76, 2.55, 3.46],
+        [-2.27, 1.72, 1.02, 0.26, 3.56], [-0.32, 0.55, 0.35, 1.79, 3.1], [-1.04, 0.94, 0.73, 2.62, 3.4],
+        [-0.28, 0.56, 0.25, 2.3, 4.02], [-2.0, 1.35, 1.09, 1.94, 3.46], [-0.51, 0.6, 0.61, 1.54, 3.82],
+        [-2.12, 1.75, 0.98, 0.2, 3.35], [-1.43, 1.3, 0.79, 2.64, 3.22], [-1.69, 1.14, 0.94, 1.38, 4.3],
+        [-0.23, 0.53, 0.49, 2.59, 3.78], [-0.87, 0.94, 0.66, 2.51, 4.12], [-2.23, 1.62, 1.0, 0.39, 3.8],
+        [-1.36, 0.89, 0.6, 1.07, 4.09],
+    ]
+    stones = [[0.37, 0.17, 0.07, 2.96, 0.07], [0.36, 0.12, -0.01, 3.47, 0.07]]
+    side = look_groups(np.array(dots + stones))
+    assert side is not None and side.tolist() == [False] * 16 + [True] * 2
