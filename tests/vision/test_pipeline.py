@@ -99,6 +99,14 @@ def test_stones_the_forest_reads_empty_are_found_by_their_raised_look_group():
     assert all(reading.confidence[i] < CHECK_BELOW for i, c in reading.cells.items() if c == "white")
 
 
+def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
+    # dots nearly a stone's size printed on paper, under a lamp: the forest reads them as black
+    # glass stones; unlike the stones, the lines meeting at their foot show, so they are the board's
+    meta = json.loads((HARD / "morris_69010.json").read_text())
+    reading = read_board(HARD / meta["image"], "morris")
+    assert misread("morris", reading.cells, meta["cells"]) == []
+
+
 def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
     # 174 of rings' 216 locations hold a stone on a dark board: most of the circles are hidden,
     # and the fit is judged by the ones still in view (the whole drawing reads as no board)
