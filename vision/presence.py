@@ -20,6 +20,7 @@ from .tuning import (
     PRESENCE_FOOT_HIDDEN,
     PRESENCE_FOOT_SHOWN,
     PRESENCE_MIN,
+    PRESENCE_OTHER_COLOUR,
     PRESENCE_SAME_LIGHT,
     PRESENCE_SHADOW_GAIN,
     PRESENCE_SHADOW_MIN,
@@ -148,9 +149,10 @@ def missed_stones(
 
 
 def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str]) -> np.ndarray:
-    """Class per cell after the flat look group of the cells read as one stone colour, when the
-    other group hides the drawn lines this one shows at its foot and the forest is less sure of
-    it, is taken for the board's own marks: empty (big dark dots read as black glass stones)."""
+    """Class per cell after the flat look group of the cells read as one stone colour, when it is
+    of another colour than the other group, the other group hides the drawn lines this one shows
+    at its foot and the forest is less sure of it, is taken for the board's own marks: empty (big
+    dark dots read as black glass stones)."""
     best = best.copy()
     for c in range(1, P.shape[1]):
         cells = np.flatnonzero(best == c)
@@ -161,7 +163,12 @@ def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[s
             continue
         stones, flat = cells[side], cells[~side]
         doubt = P[flat, c].mean()
-        if doubt < PRESENCE_DOUBT and doubt < P[stones, c].mean() and hides_lines(feats[stones], feats[flat], names):
+        if doubt >= PRESENCE_DOUBT or doubt >= P[stones, c].mean():
+            continue
+        # one set's stones share a colour (glass over the lines shows them in some places, not others)
+        colours = _looks(feats[cells], names)[:, : LOOK.index("shadow")]
+        apart = float(np.linalg.norm(np.median(colours[side], 0) - np.median(colours[~side], 0)))
+        if apart >= PRESENCE_OTHER_COLOUR and hides_lines(feats[stones], feats[flat], names):
             best[flat] = 0
     return best
 

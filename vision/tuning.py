@@ -198,6 +198,7 @@ PRESENCE_TIGHT = 2.0  # ... and this many times the spread within a group
 PRESENCE_SHADOW_GAIN = 2.5  # the stones' cast shadow this many times the flat group's ...
 PRESENCE_SHADOW_MIN = 6.0  # ... and this strong (L): an empty point's drawn lines show about 1-4
 PRESENCE_SAME_LIGHT = 0.6  # length of the mean of the stones' lit-side directions: one light, one side
+PRESENCE_OTHER_COLOUR = 1.0  # look units between the colours of marks and the stones they are read as
 PRESENCE_FOOT_SHOWN = 0.3  # foot ink of the flat group that shows its drawn lines ...
 PRESENCE_FOOT_HIDDEN = 0.3  # ... which stones hide: their foot ink this share of it, at most
 SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one

@@ -105,11 +105,20 @@ def test_a_group_bigger_than_the_box_is_no_set_of_stones():
 def test_big_dots_read_as_stones_are_the_boards_marks_when_the_stones_hide_the_lines():
     # dark dots nearly a stone's size on paper, read as black glass: the lines run on into them,
     # where the two black stones cover the point they meet at
-    dot = cell(-45.0, 3.0, 0.8)
+    dot = cell(-30.0, 3.0, 0.8)
     cells = [POINT] * 10 + [dot] * 6 + [BLACK_STONE] * 2
     P = np.array([SURE_EMPTY] * 10 + [[0.3, 0.0, 0.7]] * 6 + [[0.05, 0.0, 0.95]] * 2)
     best = flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist()
     assert best == [EMPTY] * 16 + [BLACK] * 2
+
+
+def test_glass_stones_that_show_the_lines_through_them_stay_stones():
+    # clear-ish black glass: the lines under some stones show through, under others not; one
+    # set's stones share a colour, so neither group is the board's marks
+    through = cell(-60.0, 3.0, 0.8, lit=2.6)
+    cells = [POINT] * 10 + [through] * 5 + [BLACK_STONE] * 4
+    P = np.array([SURE_EMPTY] * 10 + [[0.4, 0.0, 0.6]] * 5 + [[0.3, 0.0, 0.7]] * 4)
+    assert flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist() == [EMPTY] * 10 + [BLACK] * 9
 
 
 def test_stones_of_one_colour_in_two_looks_stay_stones():
