@@ -1,13 +1,15 @@
-"""Stones the forest took for empty points, found by what makes a stone a stone, per photo.
+"""Which locations hold a stone, decided per photo by what makes a stone a stone.
 
 The forest reads one cell at a time and, on a board and a light unlike its training photos,
-can call every stone of a set empty: frosted white stones on a white mat with light dots, black
-glass on wood with dark dots.  One photo's empty points all look alike, and so do one set's
-stones, so the cells read empty are split into the two look groups they form.  A group is
-stones when the forest doubts it is empty and it is raised where the other is flat -- a cast shadow on the board beside it (on
-the side away from the light, which all stones of a photo share), the drawn lines at its foot
-hidden -- and the forest is less sure of it than of the other.  Each of its cells then takes
-the stone colour the forest gives the most votes, marked for a person to check.
+can call every stone of a set empty (frosted white stones on a white mat with light dots,
+black glass on wood with dark dots) or a board's big dots stones.  One photo's empty points
+all look alike, and so do one set's stones, so the cells read empty are split into the two
+look groups they form.  A group the forest doubts, and doubts more than the other, is stones
+when it is raised where the other is flat: a cast shadow on the board beside it, on the side
+away from the light (which all stones of a photo share), or the drawn lines at its foot
+hidden.  Each of its cells takes the stone colour the forest gives the most votes.  The cells
+read as one colour are split alike: a flat group of another colour that shows the lines the
+other group hides is the board's marks.  Every cell so decided is marked for a person to check.
 """
 
 from __future__ import annotations
