@@ -22,8 +22,17 @@ import numpy as np
 from .camera import raised
 from .frame import Frame
 from .layouts import Layout
+from .presence import decide_presence
 from .segment import thin_lines
-from .tuning import CHECK_BELOW, GROUP_MAJORITY, LOOK_SURE, RENAME_BELOW, RENAMED_CONFIDENCE, SAME_COLOUR
+from .tuning import (
+    CHECK_BELOW,
+    GROUP_MAJORITY,
+    LOOK_SURE,
+    PRESENCE_GAMES,
+    RENAME_BELOW,
+    RENAMED_CONFIDENCE,
+    SAME_COLOUR,
+)
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 MODEL_PATH = Path(__file__).with_name("model") / "cells.xml.gz"
@@ -33,13 +42,15 @@ PX_PER_RADIUS = 12.0
 SAMPLE_LIFT = {"morris": 0.4, "rings": 0.4}
 
 
-def _first_harmonic(o: tuple[np.ndarray, np.ndarray], values: np.ndarray) -> np.ndarray:
-    """How much `values` (one row per location, at offsets `o`) rise toward one side: the
-    size of their first circular harmonic.  A dome lit from one side is shaded across its body
-    and casts a shadow to the other; a flat dot, printed or painted, is even all round."""
+def _first_harmonic(o: tuple[np.ndarray, np.ndarray], values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much `values` (one row per location, at offsets `o`) rise toward one side, and the
+    angle of that side: their first circular harmonic.  A dome lit from one side is shaded across
+    its body and casts a shadow to the other -- every stone of a photo to the same side; a flat
+    dot, printed or painted, is even all round."""
     ang = np.arctan2(o[0], o[1]).astype(np.float64)
     centred = values - values.mean(1, keepdims=True)
-    return np.hypot(centred @ np.cos(ang), centred @ np.sin(ang)) * (2.0 / len(ang))
+    x, y = centred @ np.cos(ang), centred @ np.sin(ang)
+    return np.hypot(x, y) * (2.0 / len(ang)), np.arctan2(y, x)
 
 
 def _offsets(rad_px: float, r0: float, r1: float) -> tuple[np.ndarray, np.ndarray]:
@@ -90,6 +101,8 @@ def feature_names() -> list[str]:
         "foot_ink",
         "shade",
         "shadow",
+        "lit_x",
+        "lit_y",
     ]
 
 
@@ -203,11 +216,10 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
         1,
     ).astype(np.float32)
     # a stone is a raised body: shaded across, with a shadow beside it (on the board's plane)
-    shade = _first_harmonic(o_body, take(o_body, L))
-    shadow = _first_harmonic(o_shadow, take(o_shadow, L_foot))
-    F = np.concatenate(
-        [F, ctx, foot_ink.astype(np.float32)[:, None], np.stack([shade, shadow], 1).astype(np.float32)], 1
-    )
+    shade, _ = _first_harmonic(o_body, take(o_body, L))
+    shadow, lit_side = _first_harmonic(o_shadow, take(o_shadow, L_foot))
+    raised_body = np.stack([shade, shadow, np.cos(lit_side), np.sin(lit_side)], 1).astype(np.float32)
+    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None], raised_body], 1)
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 
@@ -426,6 +438,11 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
     best = split_lookalikes(post.argmax(1), P, feats)
+    decided = np.zeros(len(best), bool)  # cells the photo's look groups read against the forest
+    if layout.game in PRESENCE_GAMES:
+        most = sum(layout.stone_set.values()) or len(best)
+        grouped = decide_presence(best, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
+        decided, best = grouped != best, grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)
     first = best
@@ -437,6 +454,7 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         best = within_the_set(post, post.argmax(1), limits)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
+    conf[decided] = np.minimum(conf[decided], RENAMED_CONFIDENCE)  # the forest disagreed: a person checks
     if broken:  # every cell the broken reading called those colours is in doubt, whatever it is now
         doubted = np.isin(first, broken) | np.isin(best, broken)
         conf[doubted] = np.minimum(conf[doubted], RENAMED_CONFIDENCE)

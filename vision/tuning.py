@@ -186,5 +186,20 @@ CHECK_BELOW = 0.8  # a cell read less sure than this is marked for a person to c
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}
+# Stones read empty, found per photo (presence.py): the cells read empty split into two look groups
+# (colour, cast shadow, lines at the foot, each in its unit below) and the raised one is stones
+PRESENCE_GAMES = ("morris", "three-stones", "sage-stones")  # rings' crowded boards have stages of their own
+# Lab lightness (a light moves it more than a colour does), a and b; cast shadow (L); foot ink
+PRESENCE_UNITS = (20.0, 10.0, 10.0, 3.0, 0.2)
+PRESENCE_MIN = 2  # cells in each group, at least
+PRESENCE_DOUBT = 0.75  # the forest's mean empty share of a group it may be wrong about, below
+PRESENCE_APART = 2.0  # looks' distance between the groups' centres ...
+PRESENCE_TIGHT = 2.0  # ... and this many times the spread within a group
+PRESENCE_SHADOW_GAIN = 2.5  # the stones' cast shadow this many times the flat group's ...
+PRESENCE_SHADOW_MIN = 6.0  # ... and this strong (L): an empty point's drawn lines show about 1-4
+PRESENCE_SAME_LIGHT = 0.6  # length of the mean of the stones' lit-side directions: one light, one side
+PRESENCE_OTHER_COLOUR = 1.0  # look units between the colours of marks and the stones they are read as
+PRESENCE_FOOT_SHOWN = 0.3  # foot ink of the flat group that shows its drawn lines ...
+PRESENCE_FOOT_HIDDEN = 0.3  # ... which stones hide: their foot ink this share of it, at most
 SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one
 # colour: dark red and orange stand 15 or more apart even under a warm light

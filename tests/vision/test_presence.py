@@ -1,0 +1,145 @@
+"""Stones read empty, found per photo by their raised look group (`vision.presence`), on made-up
+features and votes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.classify import feature_names
+from vision.presence import flat_marks, look_groups, missed_stones
+
+NAMES = feature_names()
+EMPTY, WHITE, BLACK = 0, 1, 2  # columns of the votes: empty, then morris' palette (white, black)
+
+
+def cell(dL: float, shadow: float, foot_ink: float, lit: float = 0.0) -> dict[str, float]:
+    """One location's look: colour against the board, cast shadow beside it and its lit side's
+    angle, the drawn lines' ink at its foot."""
+    return {"dL": dL, "shadow": shadow, "foot_ink": foot_ink, "lit_x": math.cos(lit), "lit_y": math.sin(lit)}
+
+
+def photo(cells: list[dict[str, float]], seed: int = 0) -> np.ndarray:
+    """Feature rows for the cells, with a little noise on the colour and the shadow."""
+    rng = np.random.default_rng(seed)
+    F = np.zeros((len(cells), len(NAMES)), np.float32)
+    for i, c in enumerate(cells):
+        for name, value in c.items():
+            F[i, NAMES.index(name)] = value
+        F[i, NAMES.index("dL")] += rng.normal(0, 0.5)
+        F[i, NAMES.index("shadow")] += abs(rng.normal(0, 0.3))
+    return F
+
+
+POINT = cell(0.0, 1.5, 1.0)  # an empty point: even all round, its lines seen at its foot
+FROSTED = cell(3.0, 12.0, 0.02, lit=2.5)  # a frosted white stone on a white mat: barely lighter
+BLACK_STONE = cell(-60.0, 15.0, 0.0, lit=2.6)  # the same light: its lit side is the same side
+MISSED = [0.65, 0.30, 0.05]  # the forest's votes for a stone it leans the wrong way on
+SURE_EMPTY = [0.95, 0.03, 0.02]
+SURE_BLACK = [0.1, 0.0, 0.9]
+
+
+def read(cells: list[dict[str, float]], votes: list[list[float]], most: int = 18, lines_meet: bool = True) -> list[int]:
+    P = np.array(votes)
+    best = P.argmax(1)
+    return missed_stones(best, P, photo(cells), NAMES, most, lines_meet).tolist()
+
+
+def test_a_raised_group_read_empty_is_stones_of_the_colour_the_forest_leans_to():
+    # five frosted white stones the forest reads empty, on a photo with black stones it reads:
+    # they cast shadows to the blacks' side and hide the lines at their foot
+    cells = [POINT] * 12 + [FROSTED] * 5 + [BLACK_STONE] * 4
+    votes = [SURE_EMPTY] * 12 + [MISSED] * 5 + [SURE_BLACK] * 4
+    assert read(cells, votes) == [EMPTY] * 12 + [WHITE] * 5 + [BLACK] * 4
+
+
+def test_stones_that_hide_the_lines_at_their_foot_are_found_without_a_shadow():
+    flat_stone = cell(8.0, 1.5, 0.05)
+    cells = [POINT] * 12 + [flat_stone] * 5
+    assert read(cells, [SURE_EMPTY] * 12 + [MISSED] * 5) == [EMPTY] * 12 + [WHITE] * 5
+
+
+def test_a_pockets_rim_at_its_foot_is_no_line_a_stone_hides():
+    # pockets have no drawn lines meeting at them: strokes at the foot of some (a rim catching
+    # the light) and none at others say nothing of stones
+    rim = cell(0.0, 1.5, 1.0)
+    cells = [rim] * 12 + [cell(8.0, 1.5, 0.05)] * 5
+    assert read(cells, [SURE_EMPTY] * 12 + [MISSED] * 5, lines_meet=False) == [EMPTY] * 17
+
+
+def test_a_board_of_empty_points_reads_empty():
+    # big dots and a board edge's darker ring on a few points: no second look group that is raised
+    dot = cell(-40.0, 1.2, 0.02)
+    edge = cell(-40.0, 9.0, 0.02, lit=0.0)
+    cells = [dot] * 20 + [dict(edge, lit_x=math.cos(a), lit_y=math.sin(a)) for a in (0.0, 2.1, 4.2, 1.0)]
+    assert read(cells, [SURE_EMPTY] * 20 + [MISSED] * 4) == [EMPTY] * 24
+
+
+def test_shadows_on_no_common_side_are_no_stones():
+    # empty pockets beside stones catch a neighbour's shadow, each on its own side
+    pocket = cell(0.0, 1.5, 0.1)
+    shadowed = [cell(1.0, 12.0, 0.1, lit=a) for a in (0.0, 1.6, 3.1, 4.7)]
+    assert read([pocket] * 12 + shadowed, [SURE_EMPTY] * 12 + [MISSED] * 4) == [EMPTY] * 16
+
+
+def test_shadows_on_the_other_side_from_the_stones_read_are_no_stones():
+    pocket = cell(0.0, 1.5, 0.1)
+    other_side = cell(3.0, 12.0, 0.1, lit=2.5 + math.pi)
+    cells = [pocket] * 12 + [other_side] * 5 + [BLACK_STONE] * 4
+    votes = [SURE_EMPTY] * 12 + [MISSED] * 5 + [SURE_BLACK] * 4
+    assert read(cells, votes) == [EMPTY] * 12 + [EMPTY] * 5 + [BLACK] * 4
+
+
+def test_a_group_the_forest_is_sure_is_empty_stays_empty():
+    cells = [POINT] * 12 + [FROSTED] * 5 + [BLACK_STONE] * 4
+    votes = [SURE_EMPTY] * 12 + [[0.9, 0.08, 0.02]] * 5 + [SURE_BLACK] * 4
+    assert read(cells, votes)[12:17] == [EMPTY] * 5
+
+
+def test_a_group_bigger_than_the_box_is_no_set_of_stones():
+    cells = [POINT] * 6 + [FROSTED] * 10
+    assert read(cells, [SURE_EMPTY] * 6 + [MISSED] * 10, most=9) == [EMPTY] * 16
+
+
+def test_big_dots_read_as_stones_are_the_boards_marks_when_the_stones_hide_the_lines():
+    # dark dots nearly a stone's size on paper, read as black glass: the lines run on into them,
+    # where the two black stones cover the point they meet at
+    dot = cell(-30.0, 3.0, 0.8)
+    cells = [POINT] * 10 + [dot] * 6 + [BLACK_STONE] * 2
+    P = np.array([SURE_EMPTY] * 10 + [[0.3, 0.0, 0.7]] * 6 + [[0.05, 0.0, 0.95]] * 2)
+    best = flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist()
+    assert best == [EMPTY] * 16 + [BLACK] * 2
+
+
+def test_glass_stones_that_show_the_lines_through_them_stay_stones():
+    # clear-ish black glass: the lines under some stones show through, under others not; one
+    # set's stones share a colour, so neither group is the board's marks
+    through = cell(-60.0, 3.0, 0.8, lit=2.6)
+    cells = [POINT] * 10 + [through] * 5 + [BLACK_STONE] * 4
+    P = np.array([SURE_EMPTY] * 10 + [[0.4, 0.0, 0.6]] * 5 + [[0.3, 0.0, 0.7]] * 4)
+    assert flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist() == [EMPTY] * 10 + [BLACK] * 9
+
+
+def test_stones_of_one_colour_in_two_looks_stay_stones():
+    # black stones half in a window's light: two looks, but neither shows the lines at its foot
+    lit = cell(-40.0, 15.0, 0.02, lit=2.6)
+    cells = [POINT] * 10 + [lit] * 4 + [BLACK_STONE] * 4
+    P = np.array([SURE_EMPTY] * 10 + [[0.3, 0.0, 0.7]] * 4 + [[0.05, 0.0, 0.95]] * 4)
+    assert flat_marks(P.argmax(1), P, photo(cells), NAMES).tolist() == [EMPTY] * 10 + [BLACK] * 8
+
+
+def test_two_stones_beside_spread_out_big_dots_are_a_group_of_their_own():
+    # looks (in PRESENCE_UNITS) of a morris photo's cells read empty: 16 big dark dots of many
+    # shades, some shadowed, and two white stones that hide the lines at their foot
+    dots = [
+        [-0.82, 0.77, 0.56, 0.89, 3.88], [-1.42, 1.18, 0.68, 1.09, 3.73], [-1.0, 0.79, 0.76, 2.55, 3.46],
+        [-2.27, 1.72, 1.02, 0.26, 3.56], [-0.32, 0.55, 0.35, 1.79, 3.1], [-1.04, 0.94, 0.73, 2.62, 3.4],
+        [-0.28, 0.56, 0.25, 2.3, 4.02], [-2.0, 1.35, 1.09, 1.94, 3.46], [-0.51, 0.6, 0.61, 1.54, 3.82],
+        [-2.12, 1.75, 0.98, 0.2, 3.35], [-1.43, 1.3, 0.79, 2.64, 3.22], [-1.69, 1.14, 0.94, 1.38, 4.3],
+        [-0.23, 0.53, 0.49, 2.59, 3.78], [-0.87, 0.94, 0.66, 2.51, 4.12], [-2.23, 1.62, 1.0, 0.39, 3.8],
+        [-1.36, 0.89, 0.6, 1.07, 4.09],
+    ]
+    stones = [[0.37, 0.17, 0.07, 2.96, 0.07], [0.36, 0.12, -0.01, 3.47, 0.07]]
+    side = look_groups(np.array(dots + stones))
+    assert side is not None and side.tolist() == [False] * 16 + [True] * 2

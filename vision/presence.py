@@ -1,0 +1,187 @@
+"""Which locations hold a stone, decided per photo by what makes a stone a stone.
+
+The forest reads one cell at a time and, on a board and a light unlike its training photos,
+can call every stone of a set empty (frosted white stones on a white mat with light dots,
+black glass on wood with dark dots) or a board's big dots stones.  One photo's empty points
+all look alike, and so do one set's stones, so the cells read empty are split into the two
+look groups they form.  A group the forest doubts, and doubts more than the other, is stones
+when it is raised where the other is flat: a cast shadow on the board beside it, on the side
+away from the light (which all stones of a photo share), or the drawn lines at its foot
+hidden.  Each of its cells takes the stone colour the forest gives the most votes.  The cells
+read as one colour are split alike: a flat group of another colour that shows the lines the
+other group hides is the board's marks.  Every cell so decided is marked for a person to check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .tuning import (
+    PRESENCE_APART,
+    PRESENCE_DOUBT,
+    PRESENCE_FOOT_HIDDEN,
+    PRESENCE_FOOT_SHOWN,
+    PRESENCE_MIN,
+    PRESENCE_OTHER_COLOUR,
+    PRESENCE_SAME_LIGHT,
+    PRESENCE_SHADOW_GAIN,
+    PRESENCE_SHADOW_MIN,
+    PRESENCE_TIGHT,
+    PRESENCE_UNITS,
+)
+
+# what a cell's look is made of, each in the unit that makes one step of it about as telling:
+# its colour at the centre against the board, the cast shadow beside it, the lines at its foot
+LOOK = ("dL", "da", "db", "shadow", "foot_ink")
+
+
+def _looks(feats: np.ndarray, names: list[str]) -> np.ndarray:
+    """Each cell's look (`LOOK`), in `PRESENCE_UNITS`."""
+    return feats[:, [names.index(n) for n in LOOK]].astype(np.float64) / np.array(PRESENCE_UNITS)
+
+
+def _raised(x: np.ndarray) -> np.ndarray:
+    """How raised each look is: the shadow beside it, less the lines seen at its foot."""
+    return x[:, LOOK.index("shadow")] - x[:, LOOK.index("foot_ink")]
+
+
+def _two_means(x: np.ndarray, side: np.ndarray) -> np.ndarray | None:
+    """Two-means on looks from a first split (None when a group empties)."""
+    for _ in range(10):
+        if side.all() or not side.any():
+            return None
+        centres = np.stack([x[~side].mean(0), x[side].mean(0)])
+        side = np.linalg.norm(x - centres[1], axis=1) < np.linalg.norm(x - centres[0], axis=1)
+    return None if side.all() or not side.any() else side
+
+
+def _within(x: np.ndarray, side: np.ndarray) -> float:
+    """The squared spread of the looks about their groups' centres."""
+    return float(sum(((x[g] - x[g].mean(0)) ** 2).sum() for g in (side, ~side)))
+
+
+def look_groups(x: np.ndarray) -> np.ndarray | None:
+    """Two-means on looks, the tightest of three starts (the cells more raised than the average,
+    than the median, and the cells nearer the most raised one than the one least like it: a lone
+    odd cell or a spread-out group can hold one start in a poor split): the boolean split (True: the
+    more raised group) when the looks form two tight groups far apart, else None."""
+    raised = _raised(x)
+    top = x[np.argmax(raised)]
+    far = x[np.argmax(np.linalg.norm(x - top, axis=1))]
+    starts = (
+        raised > raised.mean(),
+        raised > np.median(raised),
+        np.linalg.norm(x - top, axis=1) < np.linalg.norm(x - far, axis=1),
+    )
+    splits = [side for side in (_two_means(x, s) for s in starts) if side is not None]
+    if not splits:
+        return None
+    side = min(splits, key=lambda s: _within(x, s))
+    if raised[side].mean() < raised[~side].mean():
+        side = ~side
+    if min(side.sum(), (~side).sum()) < PRESENCE_MIN:
+        return None
+    centres = np.stack([x[~side].mean(0), x[side].mean(0)])
+    apart = float(np.linalg.norm(centres[1] - centres[0]))
+    spread = max(float(np.median(np.linalg.norm(x[g] - centres[k], axis=1))) for k, g in enumerate((~side, side)))
+    return side if apart >= PRESENCE_APART and apart >= PRESENCE_TIGHT * spread else None
+
+
+def lit_side(rows: np.ndarray, names: list[str]) -> np.ndarray:
+    """The mean of the rows' lit sides (the side their shadow is away from): as long as 1 when
+    they all agree, as the stones under one photo's light do; the board's edge, a table's pattern
+    or a neighbour's shadow darkens a ring on any side."""
+    return rows[:, [names.index("lit_x"), names.index("lit_y")]].astype(np.float64).mean(0)
+
+
+def lit_alike(rows: np.ndarray, stones: np.ndarray, names: list[str]) -> bool:
+    """Whether the rows' lit sides agree among themselves, and with the lit side of the `stones`
+    read already (the same light) when there are enough of those to show it."""
+    side = lit_side(rows, names)
+    if float(np.linalg.norm(side)) < PRESENCE_SAME_LIGHT:
+        return False
+    if len(stones) < PRESENCE_MIN:
+        return True
+    known = lit_side(stones, names)
+    return float(np.dot(side, known)) >= PRESENCE_SAME_LIGHT * float(np.linalg.norm(side)) * float(
+        np.linalg.norm(known)
+    )
+
+
+def hides_lines(stones: np.ndarray, flat: np.ndarray, names: list[str]) -> bool:
+    """Whether the `stones` rows hide the drawn lines the `flat` rows show at their foot: a raised
+    stone covers where the lines meet, a printed or painted dot is drawn over by them or lets
+    them show beside it."""
+    foot = names.index("foot_ink")
+    f_stones, f_flat = float(np.median(stones[:, foot])), float(np.median(flat[:, foot]))
+    return f_flat >= PRESENCE_FOOT_SHOWN and f_stones <= PRESENCE_FOOT_HIDDEN * f_flat
+
+
+def is_raised(stones: np.ndarray, flat: np.ndarray, read: np.ndarray, names: list[str], lines_meet: bool) -> bool:
+    """Whether the `stones` rows stand up from the board where the `flat` rows do not: a clearly
+    stronger cast shadow, all on one side (that of the stones `read` already), or, where drawn
+    lines meet at the locations (`lines_meet`), the lines the flat group shows at its foot hidden."""
+    shadow = names.index("shadow")
+    s_stones, s_flat = float(np.median(stones[:, shadow])), float(np.median(flat[:, shadow]))
+    shadowed = s_stones >= max(PRESENCE_SHADOW_GAIN * s_flat, PRESENCE_SHADOW_MIN) and lit_alike(stones, read, names)
+    return shadowed or (lines_meet and hides_lines(stones, flat, names))
+
+
+def missed_stones(
+    best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], most: int, lines_meet: bool
+) -> np.ndarray:
+    """Class per cell (0 empty, columns of `P` otherwise) after the raised look group of the cells
+    read empty, when there is one, takes stones: each cell the stone colour the forest gives the
+    most votes.  `most` is how many stones the box holds in all: a bigger group is no set's."""
+    empty = np.flatnonzero(best == 0)
+    if len(empty) < 2 * PRESENCE_MIN:
+        return best
+    side = look_groups(_looks(feats[empty], names))
+    if side is None:
+        return best
+    stones, flat = empty[side], empty[~side]
+    doubt = P[stones, 0].mean()
+    if len(stones) > most or doubt >= PRESENCE_DOUBT or doubt >= P[flat, 0].mean():
+        return best
+    if not is_raised(feats[stones], feats[flat], feats[best > 0], names, lines_meet):
+        return best
+    best = best.copy()
+    best[stones] = 1 + P[stones, 1:].argmax(1)
+    return best
+
+
+def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str]) -> np.ndarray:
+    """Class per cell after the flat look group of the cells read as one stone colour, when it is
+    of another colour than the other group, the other group hides the drawn lines this one shows
+    at its foot and the forest is less sure of it, is taken for the board's own marks: empty (big
+    dark dots read as black glass stones)."""
+    best = best.copy()
+    for c in range(1, P.shape[1]):
+        cells = np.flatnonzero(best == c)
+        if len(cells) < 2 * PRESENCE_MIN:
+            continue
+        side = look_groups(_looks(feats[cells], names))
+        if side is None:
+            continue
+        stones, flat = cells[side], cells[~side]
+        doubt = P[flat, c].mean()
+        if doubt >= PRESENCE_DOUBT or doubt >= P[stones, c].mean():
+            continue
+        # one set's stones share a colour (glass over the lines shows them in some places, not others)
+        colours = _looks(feats[cells], names)[:, : LOOK.index("shadow")]
+        apart = float(np.linalg.norm(np.median(colours[side], 0) - np.median(colours[~side], 0)))
+        if apart >= PRESENCE_OTHER_COLOUR and hides_lines(feats[stones], feats[flat], names):
+            best[flat] = 0
+    return best
+
+
+def decide_presence(
+    best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], most: int, lines_meet: bool
+) -> np.ndarray:
+    """Class per cell after each photo's look groups have said which cells are stones: where drawn
+    lines meet at the locations (`lines_meet`: morris' points, not pockets, whose rims show as
+    strokes of their own), the board's marks read as stones go empty (`flat_marks`); then stones
+    read empty are found (`missed_stones`)."""
+    if lines_meet:
+        best = flat_marks(best, P, feats, names)
+    return missed_stones(best, P, feats, names, most, lines_meet)
