@@ -22,11 +22,13 @@ import numpy as np
 from .camera import raised
 from .frame import Frame
 from .layouts import Layout
+from .naming import name_by_groups
 from .segment import thin_lines
 from .tuning import CHECK_BELOW, GROUP_MAJORITY, LOOK_SURE, RENAME_BELOW, RENAMED_CONFIDENCE, SAME_COLOUR
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 MODEL_PATH = Path(__file__).with_name("model") / "cells.xml.gz"
+GROUP_NAMED = ("rings",)  # games whose colours are named by groups of look-alike cells (`naming.py`)
 PX_PER_RADIUS = 12.0
 # stone radii above the board where a stone's body shows: on drawn boards stones stand on the
 # board; in pockets they sit low and the pocket's rim, which the forest reads, is on the board
@@ -425,7 +427,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     `split_lookalikes` renamed keeps the forest's low share for its new colour)."""
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
-    best = split_lookalikes(post.argmax(1), P, feats)
+    grouped = name_by_groups(P, post, _stone_colours(feats)) if layout.game in GROUP_NAMED else None
+    best = grouped.best if grouped else split_lookalikes(post.argmax(1), P, feats)
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)
     first = best
@@ -437,6 +440,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         best = within_the_set(post, post.argmax(1), limits)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
+    if grouped:  # named against its own reading, or in a group whose name was near a tie
+        conf[grouped.doubted] = np.minimum(conf[grouped.doubted], RENAMED_CONFIDENCE)
     if broken:  # every cell the broken reading called those colours is in doubt, whatever it is now
         doubted = np.isin(first, broken) | np.isin(best, broken)
         conf[doubted] = np.minimum(conf[doubted], RENAMED_CONFIDENCE)
