@@ -24,7 +24,7 @@ DISTINCT_APART = 16.0  # colour distance between two groups' centres past which 
 MAX_VISITS = 20000  # names tried in the search for the best naming, at most (it needs a few hundred)
 MIN_GROUP = 4  # cells it takes to name a group as a whole; a smaller group keeps its cells' readings
 VOTE_FLOOR = 0.05  # added to each vote share before its log: one cell's doubt never vetoes its group
-EMPTY_FAMILY = 20.0  # colour distance from the board's empty look within which a group may be empty too
+EMPTY_FAMILY = 12.0  # colour distance from the board's empty look within which a group may be empty too
 # (the same points in a shadow or a glare); a group further off is stones
 SPLIT_SHARE = 0.1  # a group whose cells' own readings hold two classes, each this share of it (and
 # MIN_GROUP cells), is two groups: white and clear stones, or clear stones and light marks, alike in colour
