@@ -427,7 +427,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     `split_lookalikes` renamed keeps the forest's low share for its new colour)."""
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
-    grouped = name_by_groups(P, post, _stone_colours(feats)) if layout.game in GROUP_NAMED else None
+    lab = feats[:, :3].astype(np.float64)
+    grouped = name_by_groups(P, post, lab, [CLASSES[k] for k in allowed]) if layout.game in GROUP_NAMED else None
     best = grouped.best if grouped else split_lookalikes(post.argmax(1), P, feats)
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)

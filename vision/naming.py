@@ -14,21 +14,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
-GROUP_APART = 10.0  # colour distance (`classify._stone_colours`) between the average members of two
+GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
 # groups: two colours of one set stand 12 or more apart on a photo, one colour's stones within 6
 DISTINCT_APART = 16.0  # colour distance between two groups' centres past which they are two colours of the
 # set (never one name); nearer, they may be one colour split by the light (a shadow, a dark corner)
 MAX_VISITS = 20000  # names tried in the search for the best naming, at most (it needs a few hundred)
 MIN_GROUP = 4  # cells it takes to name a group as a whole; a smaller group keeps its cells' readings
 VOTE_FLOOR = 0.05  # added to each vote share before its log: one cell's doubt never vetoes its group
-EMPTY_FAMILY = 12.0  # colour distance from the board's empty look within which a group may be empty too
+EMPTY_FAMILY = 14.0  # colour distance from the board's empty look within which a group may be empty too
 # (the same points in a shadow or a glare); a group further off is stones
 SPLIT_SHARE = 0.1  # a group whose cells' own readings hold two classes, each this share of it (and
 # MIN_GROUP cells), is two groups: white and clear stones, or clear stones and light marks, alike in colour
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
+# What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
+NAMED_COLOURS = {
+    "black": (28, 27, 28),
+    "white": (235, 233, 225),
+    "red": (190, 30, 33),
+    "green": (45, 137, 67),
+    "blue": (35, 74, 180),
+    "yellow": (245, 200, 32),
+    "orange": (233, 113, 33),
+    "purple": (122, 49, 155),
+}
+LIGHT_FLOOR = 0.004  # linear light added before a log: a black stone's colour is mostly noise and glare
+# the light-balanced colour of a group fits another name better than its own by this much (log units,
+# a fifth of the way from red to orange, 2.3 apart): the name is checked by a person
+COLOUR_DOUBT = 0.5
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,11 @@ class Naming:
 
     best: np.ndarray  # class index per cell
     doubted: np.ndarray  # bool per cell: named against its own reading, or its group's name was near a tie
+
+
+def colour_space(lab: np.ndarray) -> np.ndarray:
+    """Where cells are grouped: L, a, b with lightness halved (a light's strength moves it most)."""
+    return lab * np.array([0.5, 1.0, 1.0])
 
 
 def colour_groups(colours: np.ndarray, apart: float = GROUP_APART) -> list[np.ndarray]:
@@ -142,9 +163,45 @@ def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) ->
     return best_names, margins
 
 
-def name_by_groups(P: np.ndarray, post: np.ndarray, colours: np.ndarray) -> Naming:
+def _log_light(lab: np.ndarray) -> np.ndarray:
+    """Log linear RGB of Lab rows (OpenCV's float Lab: L 0..100): a light's colour and strength
+    scale the channels, so in logs they add one shift to every colour of the photo."""
+    rgb = cv2.cvtColor(lab.reshape(1, -1, 3).astype(np.float32), cv2.COLOR_Lab2RGB).reshape(-1, 3)
+    rgb = np.clip(rgb.astype(np.float64), 0.0, 1.0)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return np.log(linear + LIGHT_FLOOR)
+
+
+def _named_log_light(classes: list[str]) -> dict[int, np.ndarray]:
+    """The named colours of the columns `classes` that have one, in log linear RGB."""
+    columns = [k for k, c in enumerate(classes) if c in NAMED_COLOURS]
+    srgb = np.array([NAMED_COLOURS[classes[k]] for k in columns], np.float32)[None] / 255.0
+    lab = cv2.cvtColor(srgb, cv2.COLOR_RGB2Lab).reshape(-1, 3)
+    return dict(zip(columns, _log_light(lab)))
+
+
+def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
+    """Per group (`lab`: its median colour), whether another colour name fits it clearly better than
+    its own once the light is taken out: the light is the shift (in log linear RGB) that carries the
+    *other* groups' named colours onto theirs, so one misnamed group cannot hide its own error."""
+    named = _named_log_light(classes)
+    seen = _log_light(lab)
+    doubts = np.zeros(len(names), bool)
+    stones = [g for g, k in enumerate(names) if k in named]
+    for g in stones:
+        others = [h for h in stones if h != g]
+        if not others:
+            continue
+        light = np.median([seen[h] - named[names[h]] for h in others], axis=0)
+        misfit = {k: float(np.linalg.norm(seen[g] - light - ref)) for k, ref in named.items()}
+        doubts[g] = misfit[names[g]] - min(misfit.values()) > COLOUR_DOUBT
+    return doubts
+
+
+def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: list[str]) -> Naming:
     """Class per cell from the groups' names (`P` the forest's shares, `post` after the photo's
-    looks, one column per class with empty first; `colours` one row per cell)."""
+    looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b)."""
+    colours = colour_space(lab)
     own = post.argmax(1)
     best = own.copy()
     doubted = np.zeros(len(P), bool)
@@ -156,7 +213,8 @@ def name_by_groups(P: np.ndarray, post: np.ndarray, colours: np.ndarray) -> Nami
     evidence = np.stack([np.log(shares[g] + VOTE_FLOOR).sum(0) for g in groups])
     centres = np.stack([colours[g].mean(0) for g in groups])
     names, margins = name_groups(evidence, centres, np.array([len(g) for g in groups], float))
-    for g, k, margin in zip(groups, names, margins):
+    misfits = colour_doubts(names, np.stack([np.median(lab[g], 0) for g in groups]), classes)
+    for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k
-        doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN)
+        doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN) | misfit
     return Naming(best, doubted)

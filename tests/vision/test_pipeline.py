@@ -88,6 +88,14 @@ def test_a_stone_of_the_boards_own_colour_covers_the_lines_at_its_foot(name):
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
+def test_two_colours_the_forest_reads_as_one_are_named_apart():
+    # red and orange stones on an ochre board: the forest calls the red ones orange, and cell by cell
+    # the orange ones went yellow; named as colour groups, two groups this far apart share no name
+    meta = json.loads((HARD / "rings_65003.json").read_text())
+    reading = read_board(HARD / meta["image"], "rings")
+    assert misread("rings", reading.cells, meta["cells"]) == []
+
+
 def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
     # 174 of rings' 216 locations hold a stone on a dark board: most of the circles are hidden,
     # and the fit is judged by the ones still in view (the whole drawing reads as no board)
