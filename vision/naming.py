@@ -166,8 +166,8 @@ def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) ->
 def _log_light(lab: np.ndarray) -> np.ndarray:
     """Log linear RGB of Lab rows (OpenCV's float Lab: L 0..100): a light's colour and strength
     scale the channels, so in logs they add one shift to every colour of the photo."""
-    rgb = cv2.cvtColor(lab.reshape(1, -1, 3).astype(np.float32), cv2.COLOR_Lab2RGB).reshape(-1, 3)
-    rgb = np.clip(rgb.astype(np.float64), 0.0, 1.0)
+    seen = cv2.cvtColor(lab.reshape(1, -1, 3).astype(np.float32), cv2.COLOR_Lab2RGB)
+    rgb = np.clip(seen.reshape(-1, 3).astype(np.float64), 0.0, 1.0)
     linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
     return np.log(linear + LIGHT_FLOOR)
 
