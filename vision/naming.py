@@ -68,17 +68,15 @@ def colour_groups(colours: np.ndarray, apart: float = GROUP_APART) -> list[np.nd
     np.fill_diagonal(dist, np.inf)
     size = np.ones(n)
     members: list[list[int]] = [[i] for i in range(n)]
-    alive = np.ones(n, bool)
     for _ in range(n - 1):
-        masked = np.where(alive[:, None] & alive[None], dist, np.inf)
-        a, b = np.unravel_index(int(np.argmin(masked)), masked.shape)
-        if masked[a, b] >= apart:
+        a, b = np.unravel_index(int(np.argmin(dist)), dist.shape)
+        if dist[a, b] >= apart:
             break
         # the average distance to the joined group, from the two groups' (Lance-Williams)
         dist[a] = (size[a] * dist[a] + size[b] * dist[b]) / (size[a] + size[b])
         dist[:, a] = dist[a]
         dist[a, a] = np.inf
-        alive[b] = False
+        dist[b] = dist[:, b] = np.inf  # b is gone into a
         size[a] += size[b]
         members[a] += members[b]
         members[b] = []
