@@ -29,6 +29,8 @@ EMPTY_FAMILY = 14.0  # colour distance from the board's empty look within which 
 # (the same points in a shadow or a glare); a group further off is stones
 SPLIT_SHARE = 0.1  # a group whose cells' own readings hold two classes, each this share of it (and
 # MIN_GROUP cells), is two groups: white and clear stones, or clear stones and light marks, alike in colour
+SPLIT_APART = 5.0  # ... when the parts' colours stand this far apart: one look read two ways (big dark
+# dots, some read red) is the forest's doubt, and the group is named as one
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
 # What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
 NAMED_COLOURS = {
@@ -83,17 +85,23 @@ def colour_groups(colours: np.ndarray, apart: float = GROUP_APART) -> list[np.nd
     return sorted((np.array(m) for m in members if m), key=len, reverse=True)
 
 
-def split_by_readings(group: np.ndarray, post: np.ndarray) -> list[np.ndarray]:
+def split_by_readings(group: np.ndarray, post: np.ndarray, colours: np.ndarray | None = None) -> list[np.ndarray]:
     """The group, or its parts by the cells' own readings (`post`'s best class) when two or more
-    classes each hold a fair share of it (`SPLIT_SHARE`): colour alone does not tell a clear stone
-    from the board beneath it.  A cell of another reading joins the part it gives most votes to."""
+    classes each hold a fair share of it (`SPLIT_SHARE`) and the parts differ in colour
+    (`SPLIT_APART`, when `colours` are given): colour alone hardly tells a clear stone from a
+    white one.  A cell of another reading joins the part it gives most votes to."""
     own = post[group].argmax(1)
     classes, counts = np.unique(own, return_counts=True)
     big = classes[(counts >= MIN_GROUP) & (counts >= SPLIT_SHARE * len(group))]
     if len(big) < 2:
         return [group]
     part = big[post[np.ix_(group, big)].argmax(1)]
-    return [group[part == k] for k in big]
+    parts = [group[part == k] for k in big]
+    if colours is not None:
+        centres = np.stack([colours[p].mean(0) for p in parts])
+        if np.linalg.norm(centres[:, None] - centres[None], axis=2).max() < SPLIT_APART:
+            return [group]  # one look read two ways: the forest's doubt, not two kinds of cell
+    return parts
 
 
 def _best_naming(
@@ -203,7 +211,7 @@ def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: li
     own = post.argmax(1)
     best = own.copy()
     doubted = np.zeros(len(P), bool)
-    groups = [p for g in colour_groups(colours) if len(g) >= MIN_GROUP for p in split_by_readings(g, post)]
+    groups = [p for g in colour_groups(colours) if len(g) >= MIN_GROUP for p in split_by_readings(g, post, colours)]
     if not groups:
         return Naming(best, doubted)
     # the forest's shares and the photo's looks weigh alike, as in a cell's confidence

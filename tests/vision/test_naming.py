@@ -87,9 +87,20 @@ def test_one_colour_split_by_a_shadow_keeps_one_name():
 
 def test_a_group_holding_two_readings_is_named_by_each():
     # white stones and clear ones look alike in colour; the cells' own readings tell them apart
-    colours = cells((BOARD, 40), ((60.0, -2.0, -4.0), 20), ((56.0, -2.0, -4.0), 20))
+    colours = cells((BOARD, 40), ((62.0, -2.0, -4.0), 20), ((50.0, -2.0, -4.0), 20))
     P = votes(({EMPTY: 0.9}, 40), ({WHITE: 0.8}, 20), ({CLEAR: 0.6, EMPTY: 0.3}, 20))
     assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 40 + [WHITE] * 20 + [CLEAR] * 20
+
+
+def test_one_look_read_two_ways_is_one_group():
+    # big dark dots at every empty point: the forest reads most of them red, some empty; the stones
+    # are sure of their colours, so the dots are the board's empty look
+    dots = (20.0, 24.0, 16.0)
+    colours = cells((dots, 140), (BLUE_STONE, 30), ((35.0, -2.0, -5.0), 30))
+    P = votes(({RED: 0.5, EMPTY: 0.4}, 110), ({EMPTY: 0.5, RED: 0.4}, 30), ({BLUE: 0.8}, 30), ({BLACK: 0.8}, 30))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 140 + [BLUE] * 30 + [BLACK] * 30
+    assert named.doubted[:110].all()
 
 
 def test_few_cells_keep_their_own_reading():

@@ -96,6 +96,14 @@ def test_two_colours_the_forest_reads_as_one_are_named_apart():
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
+def test_big_dark_dots_the_forest_reads_red_are_the_boards_empty_look():
+    # grey paper with big dark red dots at its 120-odd empty points, which the forest reads red (and a
+    # few empty); the stones are sure blue and black, so the dots' group is the empty points
+    meta = json.loads((HARD / "rings_75011.json").read_text())
+    reading = read_board(HARD / meta["image"], "rings")
+    assert misread("rings", reading.cells, meta["cells"]) == []
+
+
 def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
     # 174 of rings' 216 locations hold a stone on a dark board: most of the circles are hidden,
     # and the fit is judged by the ones still in view (the whole drawing reads as no board)
