@@ -88,18 +88,13 @@ def test_a_stone_of_the_boards_own_colour_covers_the_lines_at_its_foot(name):
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
-def test_two_colours_the_forest_reads_as_one_are_named_apart():
-    # red and orange stones on an ochre board: the forest calls the red ones orange, and cell by cell
-    # the orange ones went yellow; named as colour groups, two groups this far apart share no name
-    meta = json.loads((HARD / "rings_65003.json").read_text())
-    reading = read_board(HARD / meta["image"], "rings")
-    assert misread("rings", reading.cells, meta["cells"]) == []
-
-
-def test_big_dark_dots_the_forest_reads_red_are_the_boards_empty_look():
-    # grey paper with big dark red dots at its 120-odd empty points, which the forest reads red (and a
-    # few empty); the stones are sure blue and black, so the dots' group is the empty points
-    meta = json.loads((HARD / "rings_75011.json").read_text())
+@pytest.mark.parametrize("name", ["rings_65003", "rings_75011"])
+def test_a_whole_look_is_named_as_one_group(name):
+    # rings_65003: red and orange stones on an ochre board; the forest calls the red ones orange, and
+    # cell by cell the orange ones went yellow: two groups this far apart in colour share no name.
+    # rings_75011: grey paper's big dark red dots at 120-odd empty points, which the forest reads red
+    # (a few empty); the stones are sure blue and black, so the dots' group is the empty points
+    meta = json.loads((HARD / f"{name}.json").read_text())
     reading = read_board(HARD / meta["image"], "rings")
     assert misread("rings", reading.cells, meta["cells"]) == []
 
