@@ -22,6 +22,7 @@ import numpy as np
 from .camera import raised
 from .frame import Frame
 from .layouts import Layout
+from .naming import name_by_groups
 from .presence import decide_presence
 from .segment import thin_lines
 from .tuning import (
@@ -36,6 +37,7 @@ from .tuning import (
 
 CLASSES = ("empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple")
 MODEL_PATH = Path(__file__).with_name("model") / "cells.xml.gz"
+GROUP_NAMED = ("rings",)  # games whose colours are named by groups of look-alike cells (`naming.py`)
 PX_PER_RADIUS = 12.0
 # stone radii above the board where a stone's body shows: on drawn boards stones stand on the
 # board; in pockets they sit low and the pocket's rim, which the forest reads, is on the board
@@ -437,12 +439,15 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     `split_lookalikes` renamed keeps the forest's low share for its new colour)."""
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
-    best = split_lookalikes(post.argmax(1), P, feats)
-    decided = np.zeros(len(best), bool)  # cells the photo's look groups read against the forest
+    lab = feats[:, :3].astype(np.float64)
+    named = name_by_groups(P, post, lab, [CLASSES[k] for k in allowed]) if layout.game in GROUP_NAMED else None
+    best = named.best if named else split_lookalikes(post.argmax(1), P, feats)
+    # cells a group decided against the forest, or near a tie: a person checks them
+    decided = named.doubted.copy() if named else np.zeros(len(best), bool)
     if layout.game in PRESENCE_GAMES:
         most = sum(layout.stone_set.values()) or len(best)
         grouped = decide_presence(best, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
-        decided, best = grouped != best, grouped
+        decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)
     first = best
@@ -454,7 +459,7 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         best = within_the_set(post, post.argmax(1), limits)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
-    conf[decided] = np.minimum(conf[decided], RENAMED_CONFIDENCE)  # the forest disagreed: a person checks
+    conf[decided] = np.minimum(conf[decided], RENAMED_CONFIDENCE)
     if broken:  # every cell the broken reading called those colours is in doubt, whatever it is now
         doubted = np.isin(first, broken) | np.isin(best, broken)
         conf[doubted] = np.minimum(conf[doubted], RENAMED_CONFIDENCE)

@@ -107,6 +107,17 @@ def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
+@pytest.mark.parametrize("name", ["rings_65003", "rings_75011"])
+def test_a_whole_look_is_named_as_one_group(name):
+    # rings_65003: red and orange stones on an ochre board; the forest calls the red ones orange, and
+    # cell by cell the orange ones went yellow: two groups this far apart in colour share no name.
+    # rings_75011: grey paper's big dark red dots at 120-odd empty points, which the forest reads red
+    # (a few empty); the stones are sure blue and black, so the dots' group is the empty points
+    meta = json.loads((HARD / f"{name}.json").read_text())
+    reading = read_board(HARD / meta["image"], "rings")
+    assert misread("rings", reading.cells, meta["cells"]) == []
+
+
 def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
     # 174 of rings' 216 locations hold a stone on a dark board: most of the circles are hidden,
     # and the fit is judged by the ones still in view (the whole drawing reads as no board)

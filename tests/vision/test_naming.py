@@ -1,0 +1,124 @@
+"""Naming colour groups, not cells (`vision/naming.py`), on made-up colours and forest votes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.naming import GROUP_APART, colour_groups, colour_space, name_by_groups
+
+# class columns as `classify.class_votes` gives them for rings: empty first, then the palette
+COLUMNS = ["empty", "black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear"]
+EMPTY, BLACK, WHITE, RED, BLUE, ORANGE, CLEAR = (
+    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "orange", "clear")
+)
+CLASSES = len(COLUMNS)
+
+BOARD = (80.0, 5.0, 20.0)  # (L, a, b): a light wood's empty points
+BLUE_STONE = (40.0, 10.0, -40.0)
+RED_STONE = (40.0, 45.0, 30.0)
+ORANGE_STONE = (64.0, 30.0, 55.0)
+LIGHT_DOT = (90.0, 2.0, 4.0)
+
+
+def cells(*groups: tuple[tuple[float, float, float], int], seed: int = 0) -> np.ndarray:
+    """Lab rows: `count` cells around each colour, a little noise on each."""
+    rng = np.random.default_rng(seed)
+    return np.concatenate([np.array(c) + rng.normal(0, 1.0, (n, 3)) for c, n in groups])
+
+
+def votes(*rows: tuple[dict[int, float], int]) -> np.ndarray:
+    """Vote shares per cell: `count` cells with the shares of each dict (the rest spread evenly)."""
+    out = []
+    for shares, n in rows:
+        row = np.full(CLASSES, (1.0 - sum(shares.values())) / (CLASSES - len(shares)))
+        for k, v in shares.items():
+            row[k] = v
+        out += [row] * n
+    return np.array(out)
+
+
+def test_cells_of_one_colour_are_one_group_and_two_colours_never_meet():
+    colours = cells((BOARD, 30), (BLUE_STONE, 12), (RED_STONE, 9))
+    groups = colour_groups(colour_space(colours))
+    assert [sorted(g.tolist()) for g in groups] == [list(range(30)), list(range(30, 42)), list(range(42, 51))]
+
+
+def test_a_group_whose_centre_lies_within_reach_is_not_split():
+    colours = cells((BOARD, 20), ((BOARD[0] + 0.8 * GROUP_APART, *BOARD[1:]), 20))  # lightness counts half
+    assert len(colour_groups(colour_space(colours))) == 1
+
+
+def test_a_whole_colour_the_forest_calls_empty_is_stones_when_unlike_the_empty_points():
+    # blue stones on a blue card: the forest reads every blue stone empty, a little blue in its votes
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (RED_STONE, 10))
+    P = votes(({EMPTY: 0.9}, 40), ({EMPTY: 0.7, BLUE: 0.2}, 15), ({RED: 0.9}, 10))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 15 + [RED] * 10
+    # named against every cell's own reading: each is marked for a person to check
+    assert named.doubted[40:55].all() and not named.doubted[:40].any() and not named.doubted[55:].any()
+
+
+def test_two_colours_that_both_read_orange_are_told_apart():
+    # red stones under a warm light lean orange; the orange stones lean orange more
+    colours = cells((BOARD, 40), (RED_STONE, 20), (ORANGE_STONE, 20))
+    P = votes(({EMPTY: 0.9}, 40), ({ORANGE: 0.55, RED: 0.3}, 20), ({ORANGE: 0.8, RED: 0.05}, 20))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [RED] * 20 + [ORANGE] * 20
+    assert named.doubted[40:60].all()
+
+
+def test_light_marks_read_white_on_a_board_with_no_other_empty_look_are_empty():
+    # big light dots at every empty point: the forest leans white there, and surely names the stones
+    colours = cells((LIGHT_DOT, 60), (BLUE_STONE, 12), (RED_STONE, 10))
+    P = votes(({WHITE: 0.5, EMPTY: 0.35}, 60), ({BLUE: 0.95}, 12), ({RED: 0.95}, 10))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 60 + [BLUE] * 12 + [RED] * 10
+
+
+def test_one_colour_split_by_a_shadow_keeps_one_name():
+    # the same blue stones in the sun and in a shadow: two groups near each other, both read blue
+    shade = (BLUE_STONE[0] - 16.0, BLUE_STONE[1] - 4.0, BLUE_STONE[2] + 9.0)
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 10))
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLUE: 0.6, BLACK: 0.3}, 10))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert len(colour_groups(colour_space(colours))) == 3
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 25
+    assert not named.doubted[:55].any()
+
+
+def test_a_group_holding_two_readings_is_named_by_each():
+    # white stones and clear ones look alike in colour; the cells' own readings tell them apart
+    colours = cells((BOARD, 40), ((62.0, -2.0, -4.0), 20), ((50.0, -2.0, -4.0), 20))
+    P = votes(({EMPTY: 0.9}, 40), ({WHITE: 0.8}, 20), ({CLEAR: 0.6, EMPTY: 0.3}, 20))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 40 + [WHITE] * 20 + [CLEAR] * 20
+
+
+def test_one_look_read_two_ways_is_one_group():
+    # big dark dots at every empty point: the forest reads most of them red, some empty; the stones
+    # are sure of their colours, so the dots are the board's empty look
+    dots = (20.0, 24.0, 16.0)
+    colours = cells((dots, 140), (BLUE_STONE, 30), ((35.0, -2.0, -5.0), 30))
+    P = votes(({RED: 0.5, EMPTY: 0.4}, 110), ({EMPTY: 0.5, RED: 0.4}, 30), ({BLUE: 0.8}, 30), ({BLACK: 0.8}, 30))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 140 + [BLUE] * 30 + [BLACK] * 30
+    assert named.doubted[:110].all()
+
+
+def test_few_cells_keep_their_own_reading():
+    colours = cells((BOARD, 40), (BLUE_STONE, 2))
+    P = votes(({EMPTY: 0.9}, 40), ({EMPTY: 0.6, BLUE: 0.3}, 2))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 42
+
+
+def test_a_name_the_light_balanced_colour_contradicts_is_marked_for_checking():
+    # the forest surely calls a group of near-black stones blue; under the light that makes the other
+    # groups their named colours, black fits them far better
+    black = (12.0, 1.0, -3.0)
+    colours = cells((BOARD, 40), (black, 15), (RED_STONE, 12), (ORANGE_STONE, 12))
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({RED: 0.9}, 12), ({ORANGE: 0.9}, 12))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 15 + [RED] * 12 + [ORANGE] * 12
+    assert named.doubted[40:55].all()
+    # named black, the same group stands sure
+    P[40:55] = votes(({BLACK: 0.9}, 15))
+    assert not name_by_groups(P, P, colours, COLUMNS).doubted.any()

@@ -1,0 +1,226 @@
+"""Naming the stones' colours as a person would: by groups of look-alike cells, not cell by cell.
+
+On one photo the stones of one colour look alike and unlike every other colour, whatever the
+light: a person sees the groups first, then names each.  The forest, trained on other photos,
+reads each cell alone, and under an unusual light or board it misnames whole colours at once
+(blue stones on a blue card read empty, black under warm light reads blue).  Here the cells
+are grouped by colour (`colour_groups`), each group is named as a whole from its members'
+summed evidence (`name_groups`), under what a board allows: no two groups of clearly different
+colour share a stone colour, and the empty points are one look (the board's, with its marks),
+so a group unlike it is stones even when the forest calls its cells empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
+GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
+# groups: two colours of one set stand 12 or more apart on a photo, one colour's stones within 6
+DISTINCT_APART = 16.0  # colour distance between two groups' centres past which they are two colours of the
+# set (never one name); nearer, they may be one colour split by the light (a shadow, a dark corner)
+MAX_VISITS = 20000  # names tried in the search for the best naming, at most (it needs a few hundred)
+MIN_GROUP = 4  # cells it takes to name a group as a whole; a smaller group keeps its cells' readings
+VOTE_FLOOR = 0.05  # added to each vote share before its log: one cell's doubt never vetoes its group
+EMPTY_FAMILY = 14.0  # colour distance from the board's empty look within which a group may be empty too
+# (the same points in a shadow or a glare); a group further off is stones
+SPLIT_SHARE = 0.1  # a group whose cells' own readings hold two classes, each this share of it (and
+# MIN_GROUP cells), is two groups: white and clear stones, or clear stones and light marks, alike in colour
+SPLIT_APART = 5.0  # ... when the parts' colours stand this far apart: one look read two ways (big dark
+# dots, some read red) is the forest's doubt, and the group is named as one
+SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
+# What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
+NAMED_COLOURS = {
+    "black": (28, 27, 28),
+    "white": (235, 233, 225),
+    "red": (190, 30, 33),
+    "green": (45, 137, 67),
+    "blue": (35, 74, 180),
+    "yellow": (245, 200, 32),
+    "orange": (233, 113, 33),
+    "purple": (122, 49, 155),
+}
+LIGHT_FLOOR = 0.004  # linear light added before a log: a black stone's colour is mostly noise and glare
+# the light-balanced colour of a group fits another name better than its own by this much (log units,
+# a fifth of the way from red to orange, 2.3 apart): the name is checked by a person
+COLOUR_DOUBT = 0.5
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What the groups make of a photo: a class per cell and the cells a person should check."""
+
+    best: np.ndarray  # class index per cell
+    doubted: np.ndarray  # bool per cell: named against its own reading, or its group's name was near a tie
+
+
+def colour_space(lab: np.ndarray) -> np.ndarray:
+    """Where cells are grouped: L, a, b with lightness halved (a light's strength moves it most)."""
+    return lab * np.array([0.5, 1.0, 1.0])
+
+
+def colour_groups(colours: np.ndarray, apart: float = GROUP_APART) -> list[np.ndarray]:
+    """Cells joined while the average distance between two groups' members is below `apart`
+    (average linkage): a colour's stones stay one group, two colours never meet.  Largest first."""
+    n = len(colours)
+    dist = np.linalg.norm(colours[:, None] - colours[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    size = np.ones(n)
+    members: list[list[int]] = [[i] for i in range(n)]
+    for _ in range(n - 1):
+        a, b = np.unravel_index(int(np.argmin(dist)), dist.shape)
+        if dist[a, b] >= apart:
+            break
+        # the average distance to the joined group, from the two groups' (Lance-Williams)
+        dist[a] = (size[a] * dist[a] + size[b] * dist[b]) / (size[a] + size[b])
+        dist[:, a] = dist[a]
+        dist[a, a] = np.inf
+        dist[b] = dist[:, b] = np.inf  # b is gone into a
+        size[a] += size[b]
+        members[a] += members[b]
+        members[b] = []
+    return sorted((np.array(m) for m in members if m), key=len, reverse=True)
+
+
+def split_by_readings(group: np.ndarray, post: np.ndarray, colours: np.ndarray | None = None) -> list[np.ndarray]:
+    """The group, or its parts by the cells' own readings (`post`'s best class) when two or more
+    classes each hold a fair share of it (`SPLIT_SHARE`) and the parts differ in colour
+    (`SPLIT_APART`, when `colours` are given): colour alone hardly tells a clear stone from a
+    white one.  A cell of another reading joins the part it gives most votes to."""
+    own = post[group].argmax(1)
+    classes, counts = np.unique(own, return_counts=True)
+    big = classes[(counts >= MIN_GROUP) & (counts >= SPLIT_SHARE * len(group))]
+    if len(big) < 2:
+        return [group]
+    part = big[post[np.ix_(group, big)].argmax(1)]
+    parts = [group[part == k] for k in big]
+    if colours is not None:
+        centres = np.stack([colours[p].mean(0) for p in parts])
+        if np.linalg.norm(centres[:, None] - centres[None], axis=2).max() < SPLIT_APART:
+            return [group]  # one look read two ways: the forest's doubt, not two kinds of cell
+    return parts
+
+
+def _best_naming(
+    evidence: np.ndarray,
+    apart: np.ndarray,
+    may_be_empty: np.ndarray,
+    main: int,
+    banned: tuple[int, int] | None = None,
+) -> tuple[float, list[int]]:
+    """The names of the groups (rows of `evidence`, one column per class, empty first) with the most
+    summed evidence such that no stone colour names two groups that are `apart` (a boolean matrix),
+    the group `main` is empty and only the groups `may_be_empty` are empty too; `banned` (group,
+    class) forbids one choice.  A search over the groups, largest evidence first, that drops a
+    branch once even its best remaining names cannot beat the best naming found."""
+    groups, classes = evidence.shape
+    allowed = np.ones_like(evidence, bool)
+    allowed[:, EMPTY] = may_be_empty
+    allowed[main] = False
+    allowed[main, EMPTY] = True
+    if banned is not None:
+        allowed[banned] = False
+    score = np.where(allowed, evidence, -np.inf)
+    order = np.argsort(score.max(1))  # the clearest groups first: their names constrain the rest
+    order = order[::-1]
+    choices = [[int(k) for k in np.argsort(-score[g]) if allowed[g, k]] for g in order]
+    still = np.concatenate([np.cumsum(score[order].max(1)[::-1])[::-1][1:], [0.0]])  # best of the rest
+    names = [EMPTY] * groups
+    found: list = [-np.inf, list(names)]
+    visits = [0]
+
+    def walk(depth: int, total: float) -> None:
+        if depth == groups:
+            if total > found[0]:
+                found[0], found[1] = total, list(names)
+            return
+        g = order[depth]
+        for k in choices[depth]:
+            visits[0] += 1
+            if total + score[g, k] + still[depth] <= found[0] or visits[0] > MAX_VISITS:
+                return
+            if k != EMPTY and any(names[h] == k and apart[g, h] for h in order[:depth]):
+                continue
+            names[g] = k
+            walk(depth + 1, total + score[g, k])
+
+    walk(0, 0.0)
+    return found[0], found[1]
+
+
+def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """Each group's class and how clearly it won (log-evidence per cell over the best naming that
+    gives the group another class).  The empty points are one look: one group is the board's empty
+    look (the one whose cells lean furthest towards empty; a board shows some empty points), and
+    only groups near it in colour may be empty as well."""
+    # the board's empty look: the group that leans towards empty the most, per cell
+    lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
+    main = int(np.argmax(lean))
+    between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    apart, family = between >= DISTINCT_APART, between[main] < EMPTY_FAMILY
+    best_score, best_names = _best_naming(evidence, apart, family, main)
+    margins = np.empty(len(evidence))
+    for g, k in enumerate(best_names):
+        other, _ = _best_naming(evidence, apart, family, main, banned=(g, k))
+        margins[g] = (best_score - other) / sizes[g]
+    return best_names, margins
+
+
+def _log_light(lab: np.ndarray) -> np.ndarray:
+    """Log linear RGB of Lab rows (OpenCV's float Lab: L 0..100): a light's colour and strength
+    scale the channels, so in logs they add one shift to every colour of the photo."""
+    seen = cv2.cvtColor(lab.reshape(1, -1, 3).astype(np.float32), cv2.COLOR_Lab2RGB)
+    rgb = np.clip(seen.reshape(-1, 3).astype(np.float64), 0.0, 1.0)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return np.log(linear + LIGHT_FLOOR)
+
+
+def _named_log_light(classes: list[str]) -> dict[int, np.ndarray]:
+    """The named colours of the columns `classes` that have one, in log linear RGB."""
+    columns = [k for k, c in enumerate(classes) if c in NAMED_COLOURS]
+    srgb = np.array([NAMED_COLOURS[classes[k]] for k in columns], np.float32)[None] / 255.0
+    lab = cv2.cvtColor(srgb, cv2.COLOR_RGB2Lab).reshape(-1, 3)
+    return dict(zip(columns, _log_light(lab)))
+
+
+def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
+    """Per group (`lab`: its median colour), whether another colour name fits it clearly better than
+    its own once the light is taken out: the light is the shift (in log linear RGB) that carries the
+    *other* groups' named colours onto theirs, so one misnamed group cannot hide its own error."""
+    named = _named_log_light(classes)
+    seen = _log_light(lab)
+    doubts = np.zeros(len(names), bool)
+    stones = [g for g, k in enumerate(names) if k in named]
+    for g in stones:
+        others = [h for h in stones if h != g]
+        if not others:
+            continue
+        light = np.median([seen[h] - named[names[h]] for h in others], axis=0)
+        misfit = {k: float(np.linalg.norm(seen[g] - light - ref)) for k, ref in named.items()}
+        doubts[g] = misfit[names[g]] - min(misfit.values()) > COLOUR_DOUBT
+    return doubts
+
+
+def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: list[str]) -> Naming:
+    """Class per cell from the groups' names (`P` the forest's shares, `post` after the photo's
+    looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b)."""
+    colours = colour_space(lab)
+    own = post.argmax(1)
+    best = own.copy()
+    doubted = np.zeros(len(P), bool)
+    groups = [p for g in colour_groups(colours) if len(g) >= MIN_GROUP for p in split_by_readings(g, post, colours)]
+    if not groups:
+        return Naming(best, doubted)
+    # the forest's shares and the photo's looks weigh alike, as in a cell's confidence
+    shares = (P + post) / 2
+    evidence = np.stack([np.log(shares[g] + VOTE_FLOOR).sum(0) for g in groups])
+    centres = np.stack([colours[g].mean(0) for g in groups])
+    names, margins = name_groups(evidence, centres, np.array([len(g) for g in groups], float))
+    misfits = colour_doubts(names, np.stack([np.median(lab[g], 0) for g in groups]), classes)
+    for g, k, margin, misfit in zip(groups, names, margins, misfits):
+        best[g] = k
+        doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN) | misfit
+    return Naming(best, doubted)
