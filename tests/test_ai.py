@@ -576,30 +576,39 @@ def test_three_stones_open_side_is_the_scoring_side_of_a_full_triple() -> None:
 
 # ----- budgets -----------------------------------------------------------------------------------
 class FakeTime:
-    """A clock that moves 1 ms each time it is read: a search's deadline logic, tested without timing."""
+    """A timer that moves 1 ms each time it is read: a search's deadline logic, tested without timing."""
 
     def __init__(self) -> None:
         self.now = 0.0
         self.readings = 0
 
-    def perf_counter(self) -> float:
+    def __call__(self) -> float:
         self.readings += 1
         self.now += 0.001
         return self.now
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_a_time_budget_stops_every_hard_search(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.ai.base as base
+def test_a_time_budget_stops_every_hard_search(game_id: str) -> None:
     fake = FakeTime()
-    monkeypatch.setattr(base, "time", fake)
     state = random_position(game_id, 9, 16)
     cap = 1_000_000  # a node cap far beyond what 0.2 s allows: reaching it would mean the clock was ignored
-    analysis = get_player(game_id, "hard", seed=1).analyse(view_of(state), Budget(seconds=0.2, nodes=cap))
+    budget = Budget(seconds=0.2, nodes=cap, timer=fake)
+    analysis = get_player(game_id, "hard", seed=1).analyse(view_of(state), budget)
     assert state.is_legal(analysis.move)
     assert fake.readings > 2, "the search never looked at the clock"
     assert analysis.nodes < cap
     assert analysis.seconds <= 0.2 * 1.1  # fake seconds: the clock is read often enough to stop in time
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+def test_every_level_counts_its_seconds_on_the_budget_s_timer(level: str) -> None:
+    """A timer that never moves leaves the nodes to end the search, though a wall-clock microsecond would not."""
+    view = view_of(random_position("morris", 2, 12))
+    frozen = get_player("morris", level, seed=1).analyse(view, Budget(seconds=1e-6, nodes=400, timer=lambda: 0.0))
+    nodes_only = get_player("morris", level, seed=1).analyse(view, Budget.of_nodes(400))
+    assert (frozen.move, frozen.nodes) == (nodes_only.move, nodes_only.nodes)
+    assert frozen.seconds == 0.0
 
 
 def test_a_node_budget_is_exact() -> None:

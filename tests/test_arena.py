@@ -42,3 +42,11 @@ def test_arena_plays_a_level_against_the_sparring_players(capsys) -> None:
     out = capsys.readouterr().out
     assert "morris  hard vs peer: 2 games" in out and "sage-stones  uct vs medium: 2 games" in out
     assert out.count("2 different games") == 2
+
+
+def test_arena_counts_the_budgets_on_the_clock_it_is_told(capsys) -> None:
+    arena = _arena()
+    arena.main(["morris", "medium", "peer", "--games", "2", "--seconds", "0.05", "--clock", "cpu", "--quiet"])
+    out = capsys.readouterr().out
+    assert "budget 0.05 s cpu per move" in out
+    assert out.count("ms/move") == out.count("(cpu clock)") == 2
