@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..core import (
     POINT,
@@ -134,6 +134,25 @@ _BYTE_POINTS = tuple(
 def points_of(mask: int) -> tuple[int, ...]:
     """The points set in a 24-bit mask, in index order."""
     return _BYTE_POINTS[0][mask & 255] + _BYTE_POINTS[1][mask >> 8 & 255] + _BYTE_POINTS[2][mask >> 16]
+
+
+def union(masks: Iterable[int]) -> int:
+    """The bitwise OR of masks."""
+    joined = 0
+    for mask in masks:
+        joined |= mask
+    return joined
+
+
+# The points next to any point of each 8-bit slice: where the pieces of a mask can step, in three look-ups.
+_BYTE_REACH = tuple(
+    tuple(union(NEIGHBOUR_MASK[p] for p in points) for points in slice_points) for slice_points in _BYTE_POINTS
+)
+
+
+def reach(mask: int) -> int:
+    """The points next to any point of a 24-bit mask (where its pieces could step, were they empty)."""
+    return _BYTE_REACH[0][mask & 255] | _BYTE_REACH[1][mask >> 8 & 255] | _BYTE_REACH[2][mask >> 16]
 
 
 def point_index(point: int | str) -> int:
@@ -333,8 +352,7 @@ class MorrisState(State[Move, MorrisOptions]):
     def _can_move(self, side: int) -> bool:
         if self.hand[side] or self._flies(side):
             return True  # at most 18 pieces stand on 24 points: there is always an empty one
-        empty = FULL ^ (self.men[0] | self.men[1])
-        return any(NEIGHBOUR_MASK[src] & empty for src in points_of(self.men[side]))
+        return bool(reach(self.men[side]) & ~(self.men[0] | self.men[1]))
 
     def _check(self, move: Move) -> None:
         if not isinstance(move, Move):
