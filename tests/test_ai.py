@@ -267,6 +267,36 @@ def test_morris_hard_counts_the_mills_nobody_can_stop() -> None:
             expected * HARD_WEIGHTS.reopening_mill)
 
 
+def test_morris_line_space_counts_what_the_points_count() -> None:
+    """Mills, open pairs, steps and reach found by bit tricks agree with a walk over the points."""
+    from engine.ai.games.morris import full_lines, line_masks, line_steps, open_pairs, to_lines, LINE_ALL
+    from engine.games.morris import ADJACENT, BIT, FULL, MILL_MASKS, points_of, reach
+    for seed in range(40):
+        state = random_position("morris", seed, 6 + seed * 3)
+        for me, them in (state.men, state.men[::-1]):
+            empty = FULL ^ (me | them)
+            mine, theirs = to_lines(me), to_lines(them)
+            closed = [mask for mask in MILL_MASKS if me & mask == mask]
+            pairs = [mask for mask in MILL_MASKS if (me & mask).bit_count() == 2 and not them & mask]
+            assert line_masks(full_lines(mine)) == closed
+            assert line_masks(open_pairs(mine, theirs)) == pairs
+            steps = sum(1 for p in points_of(me) for q in ADJACENT[p] if empty & BIT[q])
+            assert line_steps(mine, LINE_ALL ^ (mine | theirs)) == steps
+            assert reach(me) == sum(BIT[q] for q in range(24) if any(me & BIT[p] for p in ADJACENT[q]))
+
+
+def test_morris_kept_values_follow_the_rules() -> None:
+    """One knowledge, one position under two rule sets: a value kept under the first is not the second's."""
+    from engine.ai.games.morris import MorrisKnowledge, evaluate
+    knowledge = MorrisKnowledge()
+    white, black = ["a1", "a4", "d2"], ["g7", "f6", "b6", "e4", "g1"]
+    for flying in (False, True, False):
+        state = morris_position(white, black, "white", {"white": 0, "black": 0})
+        state = get_game("morris").from_position({**state.to_position(), "options": {"flying": flying}})
+        assert knowledge.evaluate(state) == evaluate(state)
+        assert sorted(map(str, knowledge.ordered_moves(state))) == sorted(map(str, state.legal_moves()))
+
+
 # Lost to the peer (seed 1, game 4): black to move closes f2-f4-f6 with d6-f6. Taking a7 leaves white's d7,
 # which steps to d6 and shuts the mill's only door; taking d7 keeps f6 free to step out and back.
 PEER_LOSS_WHITE = ["a7", "b2", "c3", "d2", "d7", "e4", "e5", "g1", "g7"]

@@ -209,7 +209,8 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     my_lines, their_lines = to_lines(me), to_lines(them)
     empty_lines = LINE_ALL ^ (my_lines | their_lines)
     by_empty = reach(empty)
-    my_mills, their_mills = full_lines(my_lines).bit_count(), full_lines(their_lines).bit_count()
+    my_full, their_full = full_lines(my_lines), full_lines(their_lines)  # closed mills
+    my_mills, their_mills = my_full.bit_count(), their_full.bit_count()
     i_fly = flying and not hand[t] and my_count == 3
     my_threat = can_close_mill(me, open_pairs(my_lines, their_lines), hand[t], i_fly)
     if i_fly:
@@ -229,15 +230,16 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     value -= weights.blocked * (my_blocked - their_blocked)
     if my_threat:
         value += weights.to_move_threat
+    # Running and reopening mills start from a closed mill: with none, there is nothing to count.
     if weights.running_mill:
-        if not hand[t]:
+        if my_full and not hand[t]:
             value += weights.running_mill * running_mills(me, empty)
-        if not hand[1 - t]:
+        if their_full and not hand[1 - t]:
             value -= weights.running_mill * running_mills(them, empty)
     if weights.reopening_mill and not hand[0] and not hand[1]:  # while placing, a gap can be filled from the hand
-        if not (flying and them.bit_count() == 3):
+        if my_full and not (flying and their_count == 3):
             value += weights.reopening_mill * reopening_mills(me, them, empty)
-        if not (flying and me.bit_count() == 3):
+        if their_full and not (flying and my_count == 3):
             value -= weights.reopening_mill * reopening_mills(them, me, empty, to_move=False)
     return value
 
@@ -308,7 +310,7 @@ def mill_moves(state: MorrisState) -> list[Any]:
     return [make_move(source, target, take) for source, target in sorted(steps, key=str) for take in takes]
 
 
-KNOWN_LIMIT = 200_000  # positions whose value and move order are kept (some 40 MB at most); forgotten beyond
+KNOWN_LIMIT = 50_000  # positions whose value and move order are kept (a search of a second or so; some 10 MB)
 
 
 class MorrisKnowledge:
@@ -342,8 +344,7 @@ class MorrisKnowledge:
         nodes of a depth-5 search (a ply less in the placing) for no better play."""
         return [] if state.hand[0] or state.hand[1] else mill_moves(state)
 
-    def terminal(self, state: MorrisState, ply: int) -> float | None:
-        return terminal(state, ply)
+    terminal = staticmethod(terminal)
 
     def evaluate(self, state: MorrisState) -> float:
         values = self._known(state)[0]
@@ -360,8 +361,7 @@ class MorrisKnowledge:
             moves = orders[state.position_key] = ordered_moves(state)
         return moves
 
-    def key(self, state: MorrisState) -> int:
-        return zobrist(state)
+    key = staticmethod(zobrist)
 
     @staticmethod
     def reducible(state: MorrisState, move: Any) -> bool:
