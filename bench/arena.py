@@ -1,6 +1,6 @@
 """Play two computer players against each other and report who is stronger.
 
-    python bench/arena.py GAME A B --games N --seed S [--seconds 0.2 | --nodes 5000] [-o name=value]
+    python bench/arena.py GAME A B --games N --seed S [--seconds 0.2 | --nodes 5000] [--clock cpu] [-o name=value]
 
 A and B are levels (random, easy, medium, hard) or sparring players from
 bench/sparring (uct for every game, peer for morris). Seats alternate from game to
@@ -9,7 +9,9 @@ players A takes one seat in turn and B all the others), and each pair of games
 shares its seed, so both sides meet the same draws, rolls and deals. Prints wins,
 draws and losses of A, A's win rate among decided games with a 95% (Wilson)
 confidence interval, the mean score margin, and the mean and largest time per
-move of each side. Run by hand; one process unless --jobs asks for more (the
+move of each side, on the clock the budgets count (`--clock wall`, the default, or
+`--clock cpu`: the searching thread's CPU time, so a loaded machine starves no side
+and --jobs does not change the games' strength). Run by hand; one process unless --jobs asks for more (the
 games are the same either way: each depends only on its index and the seed).
 `--records FILE` keeps A's lost games (their moves, one JSON line each) to study.
 """
@@ -35,6 +37,8 @@ from engine.ai import LEVELS, Budget, get_player  # noqa: E402
 from bench.sparring import SPARRING, sparring_player  # noqa: E402
 
 PLAYERS = LEVELS + tuple(SPARRING)
+# What a budget's seconds are counted on, by name: looked up when asked for (Emscripten has no thread_time).
+CLOCKS = {"wall": "perf_counter", "cpu": "thread_time"}
 
 
 def make_player(game_id: str, name: str, seed: int):
@@ -87,9 +91,9 @@ def play_game(
             continue
         side = "a" if mover == a_name else "b"
         ai = ai_a if side == "a" else ai_b
-        started = time.perf_counter()
+        started = budget.timer()
         move = ai.choose(state.view(mover), budget)
-        spent = time.perf_counter() - started
+        spent = budget.timer() - started
         stats[side]["moves"] += 1
         stats[side]["time"] += spent
         stats[side]["max"] = max(stats[side]["max"], spent)
@@ -145,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget per move (default 1 s)")
     parser.add_argument("--nodes", type=int, default=None, help="node budget per move (with --seconds 0: nodes only)")
+    parser.add_argument(
+        "--clock",
+        choices=CLOCKS,
+        default="wall",
+        help="count the seconds on the wall clock or on the searching thread's CPU time (fair under load)",
+    )
     parser.add_argument("--max-plies", type=int, default=20_000)
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument(
@@ -164,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = get_game(args.game)
     options = game.Options.parse_assignments(args.option).to_dict() if args.option else {}
-    budget = Budget(seconds=args.seconds or None, nodes=args.nodes)
+    budget = Budget(seconds=args.seconds or None, nodes=args.nodes, timer=getattr(time, CLOCKS[args.clock]))
     n_players = len(game.new_state(options, seed=0).players)
     stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
     results = {"win": 0, "draw": 0, "loss": 0}
@@ -213,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     rate = results["win"] / decided if decided else float("nan")
     mean_margin = sum(margins) / len(margins)
     opts = " ".join(f"-o {w}" for w in args.option)
-    budget_text = (f"{args.seconds:g} s" if args.seconds else "") + (f" {args.nodes} nodes" if args.nodes else "")
+    budget_text = (f"{args.seconds:g} s {args.clock}" if args.seconds else "") + (
+        f" {args.nodes} nodes" if args.nodes else ""
+    )
     opening = f", {args.opening} random opening moves" if args.opening else ""
     print(
         f"{args.game} {opts} {args.a} vs {args.b}: {args.games} games, budget {budget_text.strip()} per move{opening}"
@@ -232,12 +244,13 @@ def main(argv: list[str] | None = None) -> int:
         mean = s["time"] / s["moves"] if s["moves"] else 0.0
         print(
             f"  {level} ({side.upper()}): {s['moves']} moves, mean {1000 * mean:.1f} ms/move, max {1000 * s['max']:.0f} ms"
+            f" ({args.clock} clock)"
         )
     print(f"  {elapsed:.0f} s in all")
     print(
         f"| {args.game} | {args.a} vs {args.b} | {budget_text.strip()} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
         f" {100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}%) | {mean_margin:+.1f} |"
-        f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms |"
+        f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms {args.clock} |"
     )
     return 0
 

@@ -267,6 +267,36 @@ def test_morris_hard_counts_the_mills_nobody_can_stop() -> None:
             expected * HARD_WEIGHTS.reopening_mill)
 
 
+def test_morris_line_space_counts_what_the_points_count() -> None:
+    """Mills, open pairs, steps and reach found by bit tricks agree with a walk over the points."""
+    from engine.ai.games.morris import full_lines, line_masks, line_steps, open_pairs, to_lines, LINE_ALL
+    from engine.games.morris import ADJACENT, BIT, FULL, MILL_MASKS, points_of, reach
+    for seed in range(40):
+        state = random_position("morris", seed, 6 + seed * 3)
+        for me, them in (state.men, state.men[::-1]):
+            empty = FULL ^ (me | them)
+            mine, theirs = to_lines(me), to_lines(them)
+            closed = [mask for mask in MILL_MASKS if me & mask == mask]
+            pairs = [mask for mask in MILL_MASKS if (me & mask).bit_count() == 2 and not them & mask]
+            assert line_masks(full_lines(mine)) == closed
+            assert line_masks(open_pairs(mine, theirs)) == pairs
+            steps = sum(1 for p in points_of(me) for q in ADJACENT[p] if empty & BIT[q])
+            assert line_steps(mine, LINE_ALL ^ (mine | theirs)) == steps
+            assert reach(me) == sum(BIT[q] for q in range(24) if any(me & BIT[p] for p in ADJACENT[q]))
+
+
+def test_morris_kept_values_follow_the_rules() -> None:
+    """One knowledge, one position under two rule sets: a value kept under the first is not the second's."""
+    from engine.ai.games.morris import MorrisKnowledge, evaluate
+    knowledge = MorrisKnowledge()
+    white, black = ["a1", "a4", "d2"], ["g7", "f6", "b6", "e4", "g1"]
+    for flying in (False, True, False):
+        state = morris_position(white, black, "white", {"white": 0, "black": 0})
+        state = get_game("morris").from_position({**state.to_position(), "options": {"flying": flying}})
+        assert knowledge.evaluate(state) == evaluate(state)
+        assert sorted(map(str, knowledge.ordered_moves(state))) == sorted(map(str, state.legal_moves()))
+
+
 # Lost to the peer (seed 1, game 4): black to move closes f2-f4-f6 with d6-f6. Taking a7 leaves white's d7,
 # which steps to d6 and shuts the mill's only door; taking d7 keeps f6 free to step out and back.
 PEER_LOSS_WHITE = ["a7", "b2", "c3", "d2", "d7", "e4", "e5", "g1", "g7"]
@@ -576,30 +606,39 @@ def test_three_stones_open_side_is_the_scoring_side_of_a_full_triple() -> None:
 
 # ----- budgets -----------------------------------------------------------------------------------
 class FakeTime:
-    """A clock that moves 1 ms each time it is read: a search's deadline logic, tested without timing."""
+    """A timer that moves 1 ms each time it is read: a search's deadline logic, tested without timing."""
 
     def __init__(self) -> None:
         self.now = 0.0
         self.readings = 0
 
-    def perf_counter(self) -> float:
+    def __call__(self) -> float:
         self.readings += 1
         self.now += 0.001
         return self.now
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_a_time_budget_stops_every_hard_search(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.ai.base as base
+def test_a_time_budget_stops_every_hard_search(game_id: str) -> None:
     fake = FakeTime()
-    monkeypatch.setattr(base, "time", fake)
     state = random_position(game_id, 9, 16)
     cap = 1_000_000  # a node cap far beyond what 0.2 s allows: reaching it would mean the clock was ignored
-    analysis = get_player(game_id, "hard", seed=1).analyse(view_of(state), Budget(seconds=0.2, nodes=cap))
+    budget = Budget(seconds=0.2, nodes=cap, timer=fake)
+    analysis = get_player(game_id, "hard", seed=1).analyse(view_of(state), budget)
     assert state.is_legal(analysis.move)
     assert fake.readings > 2, "the search never looked at the clock"
     assert analysis.nodes < cap
     assert analysis.seconds <= 0.2 * 1.1  # fake seconds: the clock is read often enough to stop in time
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+def test_every_level_counts_its_seconds_on_the_budget_s_timer(level: str) -> None:
+    """A timer that never moves leaves the nodes to end the search, though a wall-clock microsecond would not."""
+    view = view_of(random_position("morris", 2, 12))
+    frozen = get_player("morris", level, seed=1).analyse(view, Budget(seconds=1e-6, nodes=400, timer=lambda: 0.0))
+    nodes_only = get_player("morris", level, seed=1).analyse(view, Budget.of_nodes(400))
+    assert (frozen.move, frozen.nodes) == (nodes_only.move, nodes_only.nodes)
+    assert frozen.seconds == 0.0
 
 
 def test_a_node_budget_is_exact() -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import time
 from pathlib import Path
+
+import pytest
 
 from engine import get_game
 
@@ -42,3 +45,12 @@ def test_arena_plays_a_level_against_the_sparring_players(capsys) -> None:
     out = capsys.readouterr().out
     assert "morris  hard vs peer: 2 games" in out and "sage-stones  uct vs medium: 2 games" in out
     assert out.count("2 different games") == 2
+
+
+@pytest.mark.skipif(not hasattr(time, "thread_time"), reason="no per-thread CPU clock here (Emscripten)")
+def test_arena_counts_the_budgets_on_the_clock_it_is_told(capsys) -> None:
+    arena = _arena()
+    arena.main(["morris", "medium", "peer", "--games", "2", "--seconds", "0.05", "--clock", "cpu", "--quiet"])
+    out = capsys.readouterr().out
+    assert "budget 0.05 s cpu per move" in out
+    assert out.count("ms/move") == out.count("(cpu clock)") == 2

@@ -31,14 +31,27 @@ def test_uct_plays_only_legal_moves_within_its_node_budget(game_id: str) -> None
         assert player.iterations <= 40 and (player.iterations or len(list(state.legal_moves())) == 1)
 
 
-def test_uct_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seconds, not nodes: a clock that moves 10 ms at each look stops the search near 85% of 0.5 s."""
+def test_uct_stops_at_its_deadline() -> None:
+    """Seconds, not nodes: a timer that moves 10 ms at each look stops the search near 85% of 0.5 s."""
     ticks = itertools.count()
-    monkeypatch.setattr("bench.sparring.deadline.time.perf_counter", lambda: next(ticks) * 0.01)
     player = UCTPlayer(1, playout_plies=SHORT_PLAYOUTS)
-    player.choose(view_of(position("morris", 1, 4)), Budget(seconds=0.5))
+    player.choose(view_of(position("morris", 1, 4)), Budget(seconds=0.5, timer=lambda: next(ticks) * 0.01))
     assert next(ticks) * 0.01 < 0.5 + 0.01 * (SHORT_PLAYOUTS // 4 + 2)  # at most one playout past the deadline
     assert player.iterations > 1
+
+
+@pytest.mark.parametrize("name", ["uct", "peer"])
+def test_sparring_players_count_their_seconds_on_the_budget_s_timer(name: str) -> None:
+    """A timer that never moves leaves the nodes to end the search, though a wall-clock microsecond would not."""
+    view = view_of(position("morris", 2, 12))
+    frozen, nodes_only = sparring_player("morris", name, 1), sparring_player("morris", name, 1)
+    moves = (
+        frozen.choose(view, Budget(seconds=1e-6, nodes=150, timer=lambda: 0.0)),
+        nodes_only.choose(view, Budget.of_nodes(150)),
+    )
+    assert moves[0] == moves[1]
+    counted = [getattr(player, "iterations", None) or player.nodes for player in (frozen, nodes_only)]
+    assert counted[0] == counted[1] == 150
 
 
 @pytest.mark.parametrize("game_id", ["three-stones", "sage-stones", "rings"])

@@ -1,8 +1,6 @@
-"""The sparring players' own reading of a `Budget`: a node count and a deadline, checked by the searcher."""
+"""The sparring players' own reading of a `Budget`: a node count and a deadline on the budget's timer."""
 
 from __future__ import annotations
-
-import time
 
 from engine.ai import Budget
 
@@ -13,15 +11,16 @@ SAFETY = 0.85  # stop searching at 85% of the seconds: choosing and returning th
 class Deadline:
     """Counts nodes and watches the clock; `expired()` says when the budget is spent."""
 
-    __slots__ = ("stop_at", "limit", "nodes")
+    __slots__ = ("timer", "stop_at", "limit", "nodes")
 
     def __init__(self, budget: Budget | None) -> None:
         budget = budget or Budget(seconds=DEFAULT_SECONDS)
-        self.stop_at = None if budget.seconds is None else time.perf_counter() + budget.seconds * SAFETY
+        self.timer = budget.timer
+        self.stop_at = None if budget.seconds is None else self.timer() + budget.seconds * SAFETY
         self.limit = budget.nodes
         self.nodes = 0
 
     def expired(self) -> bool:
         if self.limit is not None and self.nodes >= self.limit:
             return True
-        return self.stop_at is not None and time.perf_counter() >= self.stop_at
+        return self.stop_at is not None and self.timer() >= self.stop_at

@@ -1,9 +1,9 @@
 """The player interface every computer opponent shares: budgets, analyses, the clock.
 
 A player sees only a view (`state.view(player)`) and returns one move. Its effort
-is bounded by a `Budget`: seconds of wall-clock time (what people feel) and/or a
-node count (what tests use: a node budget with a fixed seed gives the same move on
-every machine, in CPython and in the browser).
+is bounded by a `Budget`: seconds (of wall-clock time, what people feel, unless the
+budget names another timer) and/or a node count (what tests use: a node budget with a
+fixed seed gives the same move on every machine, in CPython and in the browser).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Callable
 
 from ..core import CHANCE
 
@@ -24,10 +24,14 @@ class Budget:
 
     A search stops a little before `seconds` (it checks the clock every few nodes)
     so the whole move, bookkeeping included, stays within the budget plus 10%.
+    `timer` is what the seconds are counted on: wall time by default;
+    `time.thread_time` counts the searching thread's CPU, so a loaded machine
+    does not starve one player more than another (bench/arena.py --clock cpu).
     """
 
     seconds: float | None = 1.0
     nodes: int | None = None
+    timer: Callable[[], float] = time.perf_counter
 
     def __post_init__(self) -> None:
         if self.seconds is None and self.nodes is None:
@@ -90,12 +94,13 @@ class Clock:
     `every` nodes. `spent()` answers without raising, for loops like MCTS.
     """
 
-    __slots__ = ("started", "deadline", "limit", "nodes", "every", "_next")
+    __slots__ = ("timer", "started", "deadline", "limit", "nodes", "every", "_next")
 
     SAFETY = 0.9  # stop searching at 90% of the seconds: returning the move takes the rest
 
     def __init__(self, budget: Budget, every: int = 8) -> None:
-        self.started = time.perf_counter()
+        self.timer = budget.timer
+        self.started = self.timer()
         self.deadline = None if budget.seconds is None else self.started + budget.seconds * self.SAFETY
         self.limit = budget.nodes
         self.nodes = 0
@@ -115,7 +120,7 @@ class Clock:
     def spent(self) -> bool:
         if self.limit is not None and self.nodes >= self.limit:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.timer() >= self.deadline
 
     def fraction_left(self) -> float:
         """Share of the budget still unspent (the smaller of time and nodes)."""
@@ -124,12 +129,12 @@ class Clock:
             left = min(left, 1 - self.nodes / self.limit)
         if self.deadline is not None:
             total = self.deadline - self.started
-            left = min(left, (self.deadline - time.perf_counter()) / total if total > 0 else 0.0)
+            left = min(left, (self.deadline - self.timer()) / total if total > 0 else 0.0)
         return max(0.0, left)
 
     @property
     def elapsed(self) -> float:
-        return time.perf_counter() - self.started
+        return self.timer() - self.started
 
 
 class Player(ABC):

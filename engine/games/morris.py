@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..core import (
     POINT,
@@ -136,6 +136,25 @@ def points_of(mask: int) -> tuple[int, ...]:
     return _BYTE_POINTS[0][mask & 255] + _BYTE_POINTS[1][mask >> 8 & 255] + _BYTE_POINTS[2][mask >> 16]
 
 
+def union(masks: Iterable[int]) -> int:
+    """The bitwise OR of masks."""
+    joined = 0
+    for mask in masks:
+        joined |= mask
+    return joined
+
+
+# The points next to any point of each 8-bit slice: where the pieces of a mask can step, in three look-ups.
+_BYTE_REACH = tuple(
+    tuple(union(NEIGHBOUR_MASK[p] for p in points) for points in slice_points) for slice_points in _BYTE_POINTS
+)
+
+
+def reach(mask: int) -> int:
+    """The points next to any point of a 24-bit mask (where its pieces could step, were they empty)."""
+    return _BYTE_REACH[0][mask & 255] | _BYTE_REACH[1][mask >> 8 & 255] | _BYTE_REACH[2][mask >> 16]
+
+
 def point_index(point: int | str) -> int:
     """A point as its index, from an index or a name such as 'd2'."""
     if isinstance(point, str):
@@ -187,6 +206,15 @@ class Move:
     source: int | None
     target: int
     take: int | None = None
+    # Its number among all moves, found once: the hash, which searches ask for at every node (hashing
+    # the three fields each time cost 7% of a search).
+    code: int = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", move_code(self.source, self.target, self.take))
+
+    def __hash__(self) -> int:
+        return self.code
 
     def __str__(self) -> str:
         text = POINT_NAMES[self.target]
@@ -195,12 +223,18 @@ class Move:
         return text if self.take is None else f"{text}x{POINT_NAMES[self.take]}"
 
 
-_MOVE_CACHE: list[Move | None] = [None] * (25 * 24 * 25)
+def move_code(source: int | None, target: int, take: int | None) -> int:
+    """A different number for every move, below MOVE_CODES."""
+    return ((0 if source is None else source + 1) * 24 + target) * 25 + (0 if take is None else take + 1)
+
+
+MOVE_CODES = 25 * 24 * 25
+_MOVE_CACHE: list[Move | None] = [None] * MOVE_CODES
 
 
 def make_move(source: int | None, target: int, take: int | None = None) -> Move:
     """The (shared, immutable) move object: move generation makes no new objects once warm."""
-    key = ((0 if source is None else source + 1) * 24 + target) * 25 + (0 if take is None else take + 1)
+    key = move_code(source, target, take)
     move = _MOVE_CACHE[key]
     if move is None:
         move = _MOVE_CACHE[key] = Move(source, target, take)
@@ -288,23 +322,18 @@ class MorrisState(State[Move, MorrisOptions]):
         return free or men
 
     # ----- moves ------------------------------------------------------------------------
-    def _steps(self) -> Iterator[tuple[int | None, int]]:
-        """Every (source, target) the side to move may play, before any removal."""
+    def _steps(self) -> list[tuple[int | None, int]]:
+        """Every (source, target) the side to move may play, before any removal (a list: searches
+        ask for them at every node, and a comprehension is quicker than a generator)."""
         t = self.turn
         mine = self.men[t]
         empty = FULL ^ (mine | self.men[1 - t])
         if self.hand[t]:
-            for dst in points_of(empty):
-                yield None, dst
-        elif self._flies(t):
+            return [(None, dst) for dst in points_of(empty)]
+        if self._flies(t):
             targets = points_of(empty)
-            for src in points_of(mine):
-                for dst in targets:
-                    yield src, dst
-        else:
-            for src in points_of(mine):
-                for dst in points_of(NEIGHBOUR_MASK[src] & empty):
-                    yield src, dst
+            return [(src, dst) for src in points_of(mine) for dst in targets]
+        return [(src, dst) for src in points_of(mine) for dst in points_of(NEIGHBOUR_MASK[src] & empty)]
 
     def _legal_moves(self) -> Iterator[Move]:
         t = self.turn
@@ -331,10 +360,9 @@ class MorrisState(State[Move, MorrisOptions]):
         return self._legal_moves()
 
     def _can_move(self, side: int) -> bool:
-        if self.hand[side] or self._flies(side):
-            return True  # at most 18 pieces stand on 24 points: there is always an empty one
-        empty = FULL ^ (self.men[0] | self.men[1])
-        return any(NEIGHBOUR_MASK[src] & empty for src in points_of(self.men[side]))
+        if self.hand[side] or reach(self.men[side]) & ~(self.men[0] | self.men[1]):
+            return True
+        return self._flies(side)  # at most 18 pieces stand on 24 points: there is always an empty one
 
     def _check(self, move: Move) -> None:
         if not isinstance(move, Move):
@@ -348,7 +376,7 @@ class MorrisState(State[Move, MorrisOptions]):
         src, dst = move.source, move.target
         if src is None:
             if not self.hand[t]:
-                step = next(self._steps(), None)
+                step = next(iter(self._steps()), None)
                 example = "" if step is None else f", e.g. {make_move(*step)}"
                 raise IllegalMoveError(
                     f"{move}: {me} has no pieces left in hand; move one along a line{example} (rule 5)",

@@ -11,6 +11,7 @@ and blocks ordered first).
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from ...games.morris import (
@@ -20,9 +21,12 @@ from ...games.morris import (
     MILL_MASKS_THROUGH,
     NEIGHBOUR_MASK,
     SIDES,
+    MILLS,
     MorrisState,
     make_move,
     points_of,
+    reach,
+    union,
 )
 from ..alphabeta import WIN
 
@@ -92,41 +96,76 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # plainer evaluation searched as deep.
 
 
-def _side_features(men: int, other: int, empty: int, hand: int, flies: bool) -> tuple[int, int, int, int]:
-    """(closed mills, the points where a mill can close next move, mobility, blocked pieces) of one side."""
-    closed = 0
-    threat = 0
-    for mask in MILL_MASKS:
-        if other & mask:
-            continue
-        mine = men & mask
-        if mine == mask:
-            closed += 1
-        elif mine and (mine & (mine - 1)):  # two of the three, the third point empty
-            gap = mask ^ mine
-            if hand or flies or NEIGHBOUR_MASK[gap.bit_length() - 1] & men & ~mask:
-                threat |= gap
-    if flies:
-        return closed, threat, 3 * empty.bit_count(), 0
-    mobility = blocked = 0
-    for p in points_of(men):
-        free = (NEIGHBOUR_MASK[p] & empty).bit_count()
-        mobility += free
-        if not free:
-            blocked += 1
-    return closed, threat, mobility, blocked
+# ----- line space: the board as its 16 lines of three, a nibble each ------------------------------
+# Every point stands on two lines. In line space point j of line i is bit 4i + j (bit 4i + 3 stays
+# clear), so a step along a line is a shift by one and a closed mill a full nibble: mobility and
+# mills cost a few integer operations instead of a loop over points. A mask gets there in three
+# look-ups (one per byte).
+_LINE_BITS = tuple(
+    union(1 << (4 * i + j) for i, mill in enumerate(MILLS) for j, q in enumerate(mill) if q == p) for p in range(24)
+)
+_BYTE_LINES = tuple(
+    tuple(union(_LINE_BITS[shift + k] for k in range(8) if byte >> k & 1) for byte in range(256))
+    for shift in (0, 8, 16)
+)
+LINE_FIRST = union(1 << 4 * i for i in range(len(MILLS)))  # the first point of every line
+LINE_ALL = LINE_FIRST * 0b111  # every point of every line
+
+
+def to_lines(mask: int) -> int:
+    """A 24-bit mask in line space (each point twice: once on each of its lines)."""
+    return _BYTE_LINES[0][mask & 255] | _BYTE_LINES[1][mask >> 8 & 255] | _BYTE_LINES[2][mask >> 16]
+
+
+def full_lines(lines: int) -> int:
+    """The lines (their first bit in line space) these pieces (in line space) fill: their closed mills."""
+    return lines & lines >> 1 & lines >> 2 & LINE_FIRST
+
+
+def line_masks(first_bits: int) -> list[int]:
+    """The point masks of the lines marked by their first bit in line space."""
+    masks = []
+    while first_bits:
+        low = first_bits & -first_bits
+        first_bits ^= low
+        masks.append(MILL_MASKS[low.bit_length() >> 2])
+    return masks
+
+
+def line_steps(lines: int, empty_lines: int) -> int:
+    """Steps these pieces can make along a line to an empty point (both in line space): the mobility."""
+    return (lines << 1 & empty_lines).bit_count() + (lines >> 1 & empty_lines).bit_count()
+
+
+def open_pairs(lines: int, other_lines: int) -> int:
+    """The lines (their first bit in line space) where these pieces hold two points and the other side none."""
+    count = (lines & LINE_FIRST) + (lines >> 1 & LINE_FIRST) + (lines >> 2 & LINE_FIRST)  # 0-3 in each nibble
+    two = count >> 1 & ~count & LINE_FIRST
+    return two & ~((other_lines | other_lines >> 1 | other_lines >> 2) & LINE_FIRST)
+
+
+def can_close_mill(men: int, pairs: int, hand: int, flies: bool) -> bool:
+    """Whether a mill can close next move: a piece in hand or flying fills any open pair's gap, a
+    stepping piece must stand next to it (off the pair's own line)."""
+    if hand or flies:
+        return bool(pairs)
+    for mask in line_masks(pairs):
+        gap = mask ^ (men & mask)
+        if NEIGHBOUR_MASK[gap.bit_length() - 1] & men & ~mask:
+            return True
+    return False
 
 
 def running_mills(men: int, empty: int) -> int:
     """Pieces that can step out of a closed mill into another one (a double mill closes a mill every move)."""
     count = 0
-    for mask in MILL_MASKS:
-        if men & mask != mask:
-            continue
+    for mask in line_masks(full_lines(to_lines(men))):
         for p in points_of(mask):
+            rest = men ^ BIT[p]
             for q in points_of(NEIGHBOUR_MASK[p] & empty):
-                after = (men ^ BIT[p]) | BIT[q]
-                if any(after & m2 == m2 for m2 in MILL_MASKS_THROUGH[q]):
+                after = rest | BIT[q]
+                first, second = MILL_MASKS_THROUGH[q]
+                if after & first == first or after & second == second:
                     count += 1
                     break
     return count
@@ -141,9 +180,7 @@ def reopening_mills(men: int, theirs: int, empty: int, to_move: bool = True) -> 
     (one move shuts one)."""
     count = 0
     their_reach = -1  # the points the other side can step to, found when first needed
-    for mask in MILL_MASKS:
-        if men & mask != mask:
-            continue
+    for mask in line_masks(full_lines(to_lines(men))):
         for p in points_of(mask):
             exits = NEIGHBOUR_MASK[p] & empty
             if not exits or NEIGHBOUR_MASK[p] & theirs:
@@ -158,14 +195,6 @@ def reopening_mills(men: int, theirs: int, empty: int, to_move: bool = True) -> 
     return count
 
 
-def reach(men: int) -> int:
-    """The points next to any of these pieces: where they can step."""
-    points = 0
-    for p in points_of(men):
-        points |= NEIGHBOUR_MASK[p]
-    return points
-
-
 def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     """The position for the side to move, in hundredths of a piece: material (board and hand),
     closed mills, mobility and blocked pieces (also while placing: who gets shut in is decided
@@ -174,14 +203,25 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     men, hand = state.men, state.hand
     empty = FULL ^ (men[0] | men[1])
     me, them = men[t], men[1 - t]
-    value = weights.piece * (me.bit_count() + hand[t] - them.bit_count() - hand[1 - t])
+    my_count, their_count = me.bit_count(), them.bit_count()
+    value = weights.piece * (my_count + hand[t] - their_count - hand[1 - t])
     flying = state.options.flying
-    my_mills, my_threat, my_mobility, my_blocked = _side_features(
-        me, them, empty, hand[t], flying and not hand[t] and me.bit_count() == 3
-    )
-    their_mills, _, their_mobility, their_blocked = _side_features(
-        them, me, empty, hand[1 - t], flying and not hand[1 - t] and them.bit_count() == 3
-    )
+    my_lines, their_lines = to_lines(me), to_lines(them)
+    empty_lines = LINE_ALL ^ (my_lines | their_lines)
+    by_empty = reach(empty)
+    my_full, their_full = full_lines(my_lines), full_lines(their_lines)  # closed mills
+    my_mills, their_mills = my_full.bit_count(), their_full.bit_count()
+    i_fly = flying and not hand[t] and my_count == 3
+    my_threat = can_close_mill(me, open_pairs(my_lines, their_lines), hand[t], i_fly)
+    if i_fly:
+        my_mobility, my_blocked = 3 * empty.bit_count(), 0
+    else:
+        my_mobility, my_blocked = line_steps(my_lines, empty_lines), my_count - (me & by_empty).bit_count()
+    if flying and not hand[1 - t] and their_count == 3:
+        their_mobility, their_blocked = 3 * empty.bit_count(), 0
+    else:
+        their_mobility = line_steps(their_lines, empty_lines)
+        their_blocked = their_count - (them & by_empty).bit_count()
     value += weights.mill * (my_mills - their_mills) + weights.mobility * (my_mobility - their_mobility)
     if weights.cramped:
         value -= weights.cramped * (
@@ -190,15 +230,16 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     value -= weights.blocked * (my_blocked - their_blocked)
     if my_threat:
         value += weights.to_move_threat
+    # Running and reopening mills start from a closed mill: with none, there is nothing to count.
     if weights.running_mill:
-        if not hand[t]:
+        if my_full and not hand[t]:
             value += weights.running_mill * running_mills(me, empty)
-        if not hand[1 - t]:
+        if their_full and not hand[1 - t]:
             value -= weights.running_mill * running_mills(them, empty)
     if weights.reopening_mill and not hand[0] and not hand[1]:  # while placing, a gap can be filled from the hand
-        if not (flying and them.bit_count() == 3):
+        if my_full and not (flying and their_count == 3):
             value += weights.reopening_mill * reopening_mills(me, them, empty)
-        if not (flying and me.bit_count() == 3):
+        if their_full and not (flying and my_count == 3):
             value -= weights.reopening_mill * reopening_mills(them, me, empty, to_move=False)
     return value
 
@@ -219,31 +260,28 @@ def ordered_moves(state: MorrisState) -> list[Any]:
     me, them = men[t], men[1 - t]
     empty = FULL ^ (me | them)
     # The opponent's open mills: points we should fill, pieces we should take.
+    my_lines, their_lines = to_lines(me), to_lines(them)
     their_gaps = their_pairs = 0
+    for mask in line_masks(open_pairs(their_lines, my_lines)):
+        pair = them & mask
+        their_gaps |= mask ^ pair
+        their_pairs |= pair
     my_gaps = 0
-    for mask in MILL_MASKS:
-        a, b = them & mask, me & mask
-        if not b and a and (a & (a - 1)) and a != mask:
-            their_gaps |= mask ^ a
-            their_pairs |= a
-        elif not a and b and (b & (b - 1)) and b != mask:
-            my_gaps |= mask ^ b
+    for mask in line_masks(open_pairs(my_lines, their_lines)):
+        my_gaps |= mask ^ (me & mask)
     scored = []
     for move in state.generate_moves():
-        s = 0
-        if move.take is not None:
-            s += 100
-            if BIT[move.take] & their_pairs:
-                s += 20
+        take, source = move.take, move.source
+        s = 0 if take is None else 120 if BIT[take] & their_pairs else 100
         target = BIT[move.target]
         if target & their_gaps:
             s += 40
         if target & my_gaps:
             s += 10
-        if move.source is not None and BIT[move.source] & my_gaps == 0 and empty:
+        if source is not None and BIT[source] & my_gaps == 0 and empty:
             s += 1
         scored.append((s, move))
-    scored.sort(key=lambda x: -x[0])
+    scored.sort(key=itemgetter(0), reverse=True)  # stable: equal scores keep the generator's order
     return [m for _, m in scored]
 
 
@@ -272,13 +310,32 @@ def mill_moves(state: MorrisState) -> list[Any]:
     return [make_move(source, target, take) for source, target in sorted(steps, key=str) for take in takes]
 
 
+KNOWN_LIMIT = 50_000  # positions whose value and move order are kept (a search of a second or so; some 10 MB)
+
+
 class MorrisKnowledge:
-    """The NegamaxKnowledge of morris (see engine.ai.alphabeta)."""
+    """The NegamaxKnowledge of morris (see engine.ai.alphabeta).
+
+    Values and move orders depend on the position alone (its exact key: board, side to move, hands)
+    and the rule options, so they are kept: a search meets the same positions again by other
+    move orders and in every iteration of its deepening (a quarter to a third of its calls)."""
 
     def __init__(self, weights: Weights = HARD_WEIGHTS, quiescence: bool = False) -> None:
         self.weights = weights
         if quiescence:
             self.noisy_moves = self.moving_mills  # the alpha-beta search looks for this hook
+        self._options: object = None  # the rules the kept values hold for
+        self._values: dict[int, float] = {}
+        self._orders: dict[int, list[Any]] = {}
+
+    def _known(self, state: MorrisState) -> tuple[dict[int, float], dict[int, list[Any]]]:
+        """The kept values and move orders, emptied when the rules change or they grow too large."""
+        if state.options is not self._options:
+            self._options = state.options
+            self._values, self._orders = {}, {}
+        elif len(self._values) > KNOWN_LIMIT or len(self._orders) > KNOWN_LIMIT:
+            self._values, self._orders = {}, {}
+        return self._values, self._orders
 
     @staticmethod
     def moving_mills(state: MorrisState) -> list[Any]:
@@ -287,17 +344,24 @@ class MorrisKnowledge:
         nodes of a depth-5 search (a ply less in the placing) for no better play."""
         return [] if state.hand[0] or state.hand[1] else mill_moves(state)
 
-    def terminal(self, state: MorrisState, ply: int) -> float | None:
-        return terminal(state, ply)
+    terminal = staticmethod(terminal)
 
     def evaluate(self, state: MorrisState) -> float:
-        return evaluate(state, self.weights)
+        values = self._known(state)[0]
+        value = values.get(state.position_key)
+        if value is None:
+            value = values[state.position_key] = evaluate(state, self.weights)
+        return value
 
     def ordered_moves(self, state: MorrisState) -> list[Any]:
-        return ordered_moves(state)
+        """The moves in their static order (the list is kept: read it, do not change it)."""
+        orders = self._known(state)[1]
+        moves = orders.get(state.position_key)
+        if moves is None:
+            moves = orders[state.position_key] = ordered_moves(state)
+        return moves
 
-    def key(self, state: MorrisState) -> int:
-        return zobrist(state)
+    key = staticmethod(zobrist)
 
     @staticmethod
     def reducible(state: MorrisState, move: Any) -> bool:
