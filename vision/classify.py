@@ -22,7 +22,7 @@ import numpy as np
 from .camera import raised
 from .frame import Frame
 from .layouts import Layout
-from .naming import name_by_groups
+from .naming import colour_space, name_by_groups
 from .presence import decide_presence
 from .segment import thin_lines
 from .tuning import (
@@ -353,9 +353,8 @@ SPLIT_LEAD = 3.0  # ... and this many times the other group's
 
 
 def _stone_colours(feats: np.ndarray) -> np.ndarray:
-    """Each cell's colour (L, a, b at its centre), lightness halved: a light's strength moves it
-    more than a stone's colour does."""
-    return feats[:, :3].astype(np.float64) * np.array([0.5, 1.0, 1.0])
+    """Each cell's colour (L, a, b at its centre) in `naming.colour_space`, where groups of one colour are found."""
+    return colour_space(feats[:, :3].astype(np.float64))
 
 
 def _two_groups(x: np.ndarray) -> np.ndarray | None:
@@ -439,8 +438,11 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     `split_lookalikes` renamed keeps the forest's low share for its new colour)."""
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
-    lab = feats[:, :3].astype(np.float64)
-    named = name_by_groups(P, post, lab, [CLASSES[k] for k in allowed]) if layout.game in GROUP_NAMED else None
+    named = (
+        name_by_groups(P, post, feats[:, :3].astype(np.float64), [CLASSES[k] for k in allowed])
+        if layout.game in GROUP_NAMED
+        else None
+    )
     best = named.best if named else split_lookalikes(post.argmax(1), P, feats)
     # cells a group decided against the forest, or near a tie: a person checks them
     decided = named.doubted.copy() if named else np.zeros(len(best), bool)

@@ -160,7 +160,8 @@ def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[s
         cells = np.flatnonzero(best == c)
         if len(cells) < 2 * PRESENCE_MIN:
             continue
-        side = look_groups(_looks(feats[cells], names))
+        looks = _looks(feats[cells], names)
+        side = look_groups(looks)
         if side is None:
             continue
         stones, flat = cells[side], cells[~side]
@@ -168,7 +169,7 @@ def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[s
         if doubt >= PRESENCE_DOUBT or doubt >= P[stones, c].mean():
             continue
         # one set's stones share a colour (glass over the lines shows them in some places, not others)
-        colours = _looks(feats[cells], names)[:, : LOOK.index("shadow")]
+        colours = looks[:, : LOOK.index("shadow")]
         apart = float(np.linalg.norm(np.median(colours[side], 0) - np.median(colours[~side], 0)))
         if apart >= PRESENCE_OTHER_COLOUR and hides_lines(feats[stones], feats[flat], names):
             best[flat] = 0
