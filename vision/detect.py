@@ -84,6 +84,7 @@ class Detection:
     evidence: float = 0.0  # the board's own marks where the fit puts them: round marks (marks.GridFit), drawn lines
     orientation_margin: float = 0.0  # oriented boards: how much better this way round fits than turned
     present: float = 1.0  # lattice boards: share of the marks seen (marks.GridFit) ...
+    weakest_side: float = 1.0  # ... the weakest outer line of marks against them all ...
     outside: float = 0.0  # ... and round edges beyond a side that has none, against the marks'
 
 
@@ -197,6 +198,7 @@ def _find_on_grid(
         evidence=fit.evidence,
         orientation_margin=margin,
         present=fit.present,
+        weakest_side=fit.weakest_side,
         outside=fit.outside,
     )
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .consensus import consensus_homography
 from .layouts import Layout
 from .marks import mark_grid, placement_evidence, ring_response
 
@@ -144,11 +145,11 @@ def grow_from(
         if len(m2) < 5:
             return None
         if len(m2) >= 8:
-            G2, inl = cv2.findHomography(c2.astype(np.float64), pts[m2], cv2.RANSAC, FIT_TOL * _step_px(G, centre))
+            G2, inl = consensus_homography(c2, pts[m2], FIT_TOL * _step_px(G, centre))
         else:
             A, inl = cv2.estimateAffine2D(c2.astype(np.float64), pts[m2])
             G2 = None if A is None else np.vstack([A, [0.0, 0.0, 1.0]])
-        if G2 is None:
+        if G2 is None or inl is None:
             return None
         inl = inl.ravel().astype(bool)
         G, marks, coords = G2 / G2[2, 2], m2[inl], c2[inl]
@@ -191,11 +192,10 @@ def regrow(pts: np.ndarray, val: np.ndarray, G: np.ndarray) -> Lattice | None:
         marks, coords = _on_lattice(G, pts, centre, 2 * MAX_HALF)
         if len(marks) < MIN_LATTICE:
             return None
-        G2, inl = cv2.findHomography(coords.astype(np.float64), pts[marks], cv2.RANSAC, FIT_TOL * _step_px(G, centre))
-        if G2 is None:
+        G2, inl = consensus_homography(coords, pts[marks], FIT_TOL * _step_px(G, centre))
+        if G2 is None or inl is None:
             return None
-        inl = inl.ravel().astype(bool)
-        G, marks, coords = G2 / G2[2, 2], marks[inl], coords[inl]
+        G, marks, coords = G2, marks[inl], coords[inl]
         centre = np.median(coords, 0)
     return Lattice(G=G, coords=coords, strength=float(val[marks].sum())) if len(marks) >= MIN_LATTICE else None
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .consensus import consensus_homography
 from .frame import Frame
 from .layouts import Layout, get_layout
 
@@ -132,6 +133,7 @@ class GridFit:
     H: np.ndarray  # board units -> image pixels
     evidence: float  # round edges at the marks against the lattice just outside (about 0..1.5)
     present: float  # share of the marks with a clear round edge right there
+    weakest_side: float  # the weakest outermost line of marks' typical round edge, against all the marks'
     outside: float  # round edges one step beyond a clear side, against the marks' (another board's marks)
 
 
@@ -165,6 +167,7 @@ def grid_fit(
         H=H,
         evidence=_evidence(resp, fr, grid),
         present=_present(resp, fr, grid.points, s),
+        weakest_side=_weakest_side(resp, fr, grid.points),
         outside=_outside(resp, fr, grid),
     )
 
@@ -190,6 +193,19 @@ def _present(resp: np.ndarray, fr: Frame, pts: np.ndarray, s: float) -> float:
     level = MARK_LEVEL * (float(np.percentile(resp, 99)) + 1e-6)
     ok, _, val = window_peaks(resp, fr.to_px(pts), max(1, int(round(0.1 * s))))
     return float((val > level).sum()) / len(pts)
+
+
+def _weakest_side(resp: np.ndarray, fr: Frame, pts: np.ndarray) -> float:
+    """The typical round edge of the weakest outermost row or column of marks, as a share of all
+    the marks' typical one.  A smaller board inside a bigger one's fit leaves whole lines at its
+    sides empty (about 0.3 or less); faint marks beside strong stones, missed here and there, leave
+    every side like the rest (about 1)."""
+    strength = _sample(resp, fr, pts)
+    typical = float(np.median(strength))
+    if typical <= 0:
+        return 0.0
+    sides = [np.isclose(pts[:, axis], end) for axis in (0, 1) for end in (pts[:, axis].min(), pts[:, axis].max())]
+    return min(float(np.median(strength[side])) for side in sides) / typical
 
 
 def _mark_map(
@@ -237,7 +253,7 @@ def _homography_from_peaks(
     img_pts = cv2.perspectiveTransform(units.reshape(-1, 1, 2), H).reshape(-1, 2)
     c = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), H).reshape(-1, 2)
     thr = max(1.0, thr_units * float(np.linalg.norm(c[1] - c[0])))
-    H2, inl = cv2.findHomography(src, img_pts, cv2.RANSAC, thr)
+    H2, inl = consensus_homography(src, img_pts, thr)
     if H2 is None or inl is None or inl.sum() < max(8, 0.3 * len(src)):
         return None
-    return H2 / H2[2, 2]
+    return H2

@@ -160,6 +160,9 @@ MAX_OUTLINE_AREA = 1.3  # of the photo: a board may run a little off the frame
 # their line samples on a drawn line (dark or light)
 MIN_EVIDENCE = {"three-stones": 0.5, "sage-stones": 0.5, "morris": 0.75, "rings": 0.3}
 MIN_PRESENT = 0.9  # pocket boards: share of the pockets seen (a smaller board leaves a bigger one's empty)
+# ... or fewer seen, where the misses are scattered, not whole lines at a side: faint printed pockets
+# beside strong stones (a smaller board's fit inside a bigger one leaves its outer lines at 0.3 or less)
+MIN_PRESENT_SCATTERED, MIN_WEAKEST_SIDE = 0.75, 0.5
 MAX_OUTSIDE = 0.3  # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)
 MIN_STONE_PX = 5.0  # a stone must be at least this many pixels in radius
 CLEAN_OUTLINE = 0.9  # outline support that needs no look for a bigger board holding this one
