@@ -51,6 +51,14 @@ def test_the_first_screen_waits_for_nothing_it_does_not_show(page, base_url) -> 
     page.wait_for_selector("#setup")
 
 
+def test_pyscript_fetches_no_config(page, base_url) -> None:
+    """Issue 20, item 16: PyScript's config is on the page (index.html's script tag), not a file fetched first."""
+    open_app(page, base_url)
+    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())")
+    assert any(name.startswith("core-") for name in fetched)  # PyScript itself is loaded
+    assert "pyscript.json" not in fetched, fetched
+
+
 HOLD_SECONDS = 1.5  # long enough that a file held back cannot arrive before Pyodide is asked for, even on busy cores
 PYTHONS_OWN = ("/", "/index.html", "/python.js", "/pyodide/")  # what python.js needs to ask for Pyodide
 
