@@ -1,14 +1,15 @@
 """Where the app's cold start spends its time beyond bare Pyodide's: pages between the two, run by run.
 
-    python bench/web_ablation.py [--runs 15] [--seed 1]
+    python bench/web_ablation.py [--runs 15] [--seed 1] [--compare OTHER_DIST]
 
 Each run opens every page below once, cold (a fresh browser profile), in an order shuffled per run so
-that the machine's load falls on all alike, from navigation to `body[data-ready]`, and records three
-costs: the wall-clock seconds, the page's main-thread CPU seconds and its renderer process's CPU
+that the machine's load falls on all alike, from navigation to `body[data-ready]`, and records four
+costs: the wall-clock seconds, the page's main-thread CPU seconds, its renderer process's CPU
 seconds (Chrome's Performance.getMetrics: ThreadTime, ProcessTime; Pyodide's WebAssembly compiles
-on the renderer's other threads). The CPU seconds hardly move with the machine's load, the wall
-clock does: on a busy machine read the steps from the CPU. The pages, each the one before plus one
-part of the app:
+on the renderer's other threads), and the whole browser's CPU seconds (every process it runs,
+the compositor's included, from /proc). The CPU seconds move much less with the machine's load
+than the wall clock does: on a busy machine read the steps from the CPU. The pages, each the one
+before plus one part of the app:
 
 - bare: only Pyodide from the same built folder, one line of Python (bench/web.py's page),
 - head: the app's index.html without its `<script type=py>`: every file it loads (styles, preloads,
@@ -17,7 +18,9 @@ part of the app:
 - no-pyscript: as head, then main.py run by ablation-main.js (its `pyscript` names given from JS):
   the app's own Python without PyScript's bootstrap,
 - empty main: the whole app with a main.py that only marks the page ready: PyScript's own cost,
-- app: the app as built.
+- app: the app as built,
+- other build (`--compare`): another build of the app (say, the commit before a change), served
+  from a folder of the same site: before and after a change, measured under the same load.
 
 For each cost and page: the median, and each page's paired difference from the one before it (same
 run) as a median with a bootstrap 90% interval of that median; and app / bare as bench/web.py reports it
@@ -31,6 +34,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -97,11 +101,36 @@ def paired(first: list[float], second: list[float], how: Callable[[float, float]
     return [how(a, b) for a, b in zip(first, second)]
 
 
-COSTS = {  # what is recorded of each start: name → Performance.getMetrics' metric (None: the wall clock)
+COSTS = {  # what is recorded of each start: name → Performance.getMetrics' metric (None: measured here)
     "wall": None,
     "main-thread CPU": "ThreadTime",
     "renderer CPU": "ProcessTime",
+    "browser CPU": None,
 }
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")  # /proc/<pid>/stat counts CPU time in these
+
+
+def browser_cpu_seconds() -> float:
+    """CPU seconds used so far by every process this one started (Playwright's driver and each Chromium
+    process: renderer, GPU/compositor, network), from /proc; 0 where there is no /proc."""
+    parent_of: dict[int, int] = {}
+    cpu_of: dict[int, float] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that ended meanwhile
+            continue
+        parent_of[int(entry.name)] = int(fields[1])
+        cpu_of[int(entry.name)] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            pid = parent_of.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return sum(cpu for pid, cpu in cpu_of.items() if ours(pid))
 
 
 # What the app does once its first screen is drawn (start.js's service worker and AI worker, main.py's
@@ -121,14 +150,14 @@ def cold_start(playwright, url: str, tmp: Path) -> dict[str, float]:
         session = context.new_cdp_session(page)
         session.send("Performance.enable", {"timeDomain": "threadTicks"})
         before = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+        browser_before = browser_cpu_seconds()
         started = time.perf_counter()
         page.goto(url)
         page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-        wall = time.perf_counter() - started
+        before |= {"wall": started, "browser CPU": browser_before}
         after = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
-        return {
-            cost: wall if metric is None else after[metric] - before.get(metric, 0.0) for cost, metric in COSTS.items()
-        }
+        after |= {"wall": time.perf_counter(), "browser CPU": browser_cpu_seconds()}
+        return {cost: after[metric or cost] - before.get(metric or cost, 0.0) for cost, metric in COSTS.items()}
     finally:
         context.close()
 
@@ -159,10 +188,19 @@ def report(times: dict[str, list[dict[str, float]]], rng: random.Random) -> None
     )
 
 
+def add_other_build(site: Path, other: Path) -> dict[str, str]:
+    """Serve another build of the app beside this one (`--compare`), as the page "other build"."""
+    if not (other / "index.html").is_file():
+        raise SystemExit(f"web_ablation: {other} holds no built app (no index.html)")
+    shutil.copytree(other, site / "other-build")
+    return {"other build": "other-build/"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="cold starts of each page")
     parser.add_argument("--seed", type=int, default=1, help="the pages' order in each run and the bootstrap")
+    parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -174,7 +212,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp_name, sync_playwright() as playwright:
         tmp = Path(tmp_name)
         site = site_with_bare_page(tmp)
-        pages = add_pages(site)
+        pages = add_pages(site) | (add_other_build(site, args.compare) if args.compare else {})
         times: dict[str, list[dict[str, float]]] = {name: [] for name in pages}
         with serving(create_app(site)) as base:
             for run in range(args.runs):
@@ -183,7 +221,7 @@ def main() -> None:
                 for name in order:
                     times[name].append(cold_start(playwright, f"{base}/{pages[name]}", tmp))
                 print(
-                    f"run {run + 1} (wall/main/renderer s): "
+                    f"run {run + 1} (seconds: wall/main-thread/renderer/browser): "
                     + "  ".join(f"{n} " + "/".join(f"{v:.2f}" for v in times[n][-1].values()) for n in pages),
                     flush=True,
                 )
