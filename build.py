@@ -19,8 +19,9 @@ server: the generated service worker precaches every built file):
   downloaded by `python.js` while Pyodide starts and unpacked when a screen beyond the first
   needs them (`controllers/later.py`); the computer players' Web Worker (`ai-worker.js`)
   unpacks the same two zips,
-- `web/` page files, `pyscript.json` naming the interpreter: `python.js`, which starts the
-  local Pyodide as the page loads instead of when PyScript gets to it,
+- `web/` page files, with PyScript's config written inline in index.html (no fetch before Python
+  starts): its interpreter is `python.js`, which starts the local Pyodide as the page loads instead
+  of when PyScript gets to it,
 - `sw.js`, `manifest.webmanifest` and two PNG icons drawn here.
 
 `npm ci` runs first when node_modules is missing, older than package-lock.json,
@@ -59,9 +60,14 @@ MARKER = ".stones-build.json"  # written last; marks a folder this script may wi
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same bytes
 URL_RE = re.compile(rb"https?://[^\s\"'`)<>]+")
 URL_ALLOWED = (b"http://www.w3.org/",)  # XML namespaces are names, not downloads
-# PyScript's modules that load at every start (its core chunk imports these plugins before Pyodide):
+# PyScript's modules that load at every start (its core chunk imports these plugins before Pyodide; a
+# config's "!name" does not stop them: 0.7.31 loads them all for MicroPython's half, used or not):
 # index.html gets a modulepreload for each, so they download at once instead of one after the other.
 PYSCRIPT_START_PLUGINS = ("deprecations-manager", "donkey", "error", "py-editor", "py-game", "py-terminal")
+# PyScript's config, written inline on the page's <script type=py>: no file fetched before Python runs.
+# The interpreter is python.js, which starts the local Pyodide as the page loads.
+PYSCRIPT_CONFIG = {"interpreter": "./python.js"}
+PYSCRIPT_CONFIG_SLOT = 'config="written-by-build.py"'  # web/index.html's place for it
 
 APP_NAME = "Stones"
 THEME = "#2f4a3a"
@@ -480,9 +486,7 @@ def collect(out: Path) -> dict[str, bytes]:
     files["index.html"] = with_module_preloads(files["index.html"], pyscript_start_modules(files))
     files["index.html"] = with_start_words(files["index.html"])
     files["index.html"] = with_start_plan(files["index.html"], start_plan([name for name, _ in catalogs]))
-
-    config = {"interpreter": "./python.js"}  # no "files": python.js writes the first screen's
-    files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
+    files["index.html"] = with_inline_config(files["index.html"])
     files["manifest.webmanifest"] = manifest()
     files["icon-192.png"] = draw_icon(192)
     files["icon-512.png"] = draw_icon(512)
@@ -508,6 +512,14 @@ def with_module_preloads(index: bytes, modules: list[str]) -> bytes:
     return index.replace(b"</head>", links.encode() + b"</head>", 1)
 
 
+def with_inline_config(index: bytes) -> bytes:
+    """index.html with PyScript's config in its script tag (no "files": python.js writes the first screen's)."""
+    if PYSCRIPT_CONFIG_SLOT.encode() not in index:
+        sys.exit(f"build.py: web/index.html's <script type=py> has no {PYSCRIPT_CONFIG_SLOT} for PyScript's config")
+    config = json.dumps(PYSCRIPT_CONFIG, separators=(",", ":"))
+    return index.replace(PYSCRIPT_CONFIG_SLOT.encode(), f"config='{config}'".encode(), 1)
+
+
 def check_no_remote_urls(files: dict[str, bytes]) -> list[str]:
     """Our own files must name no remote URL; vendor files only carry unused CDN defaults."""
     problems, vendor = [], 0
@@ -524,7 +536,7 @@ def check_no_remote_urls(files: dict[str, bytes]) -> list[str]:
     if vendor:
         print(
             f"  note: vendor code holds {vendor} URL strings (CDN defaults and doc links); "
-            "none is fetched because pyscript.json names the local interpreter"
+            "none is fetched because PyScript's config names the local interpreter"
         )
     return problems
 

@@ -86,12 +86,17 @@ def time_load(context, url: str) -> float:
     return elapsed
 
 
-def measure(playwright, url: str, tmp: Path) -> tuple[float, float]:
-    """(cold, warm) seconds of one fresh browser profile."""
+def fresh_browser(playwright, tmp: Path):
+    """Chromium with a profile of its own in `tmp`: nothing cached, no service worker."""
     profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
-    context = playwright.chromium.launch_persistent_context(
+    return playwright.chromium.launch_persistent_context(
         str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
     )
+
+
+def measure(playwright, url: str, tmp: Path) -> tuple[float, float]:
+    """(cold, warm) seconds of one fresh browser profile."""
+    context = fresh_browser(playwright, tmp)
     try:
         cold = time_load(context, url)
         time.sleep(0.5)  # let the service worker finish installing and caching
@@ -150,10 +155,7 @@ def traced_load(context, url: str) -> tuple[list[tuple[float, float | None, str]
 
 def timeline(playwright, url: str, tmp: Path) -> dict[str, tuple[list[tuple[float, float | None, str]], str]]:
     """The timeline of a cold start and of the warm start after it (see traced_load), by name."""
-    profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
-    context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-    )
+    context = fresh_browser(playwright, tmp)
     context.add_init_script(PYSCRIPT_STEPS)
     try:
         cold = traced_load(context, url)
@@ -202,10 +204,7 @@ def ai_move_ms(page, record: dict) -> float:
 
 
 def measure_ai(playwright, url: str, tmp: Path, count: int, seconds: float) -> dict[str, list[float]]:
-    profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
-    context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-    )
+    context = fresh_browser(playwright, tmp)
     try:
         page = context.new_page()
         page.goto(url)
@@ -333,10 +332,7 @@ def measure_play(
     out: dict[str, list[dict]] = {}
     for game_id in game_ids:
         for seed in range(1, games + 1):
-            profile = Path(tempfile.mkdtemp(prefix="profile-", dir=tmp))
-            context = playwright.chromium.launch_persistent_context(
-                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-            )
+            context = fresh_browser(playwright, tmp)
             context.add_init_script(CLICK_CLOCK)
             try:
                 replies = play_whole_game(

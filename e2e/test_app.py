@@ -51,6 +51,28 @@ def test_the_first_screen_waits_for_nothing_it_does_not_show(page, base_url) -> 
     page.wait_for_selector("#setup")
 
 
+def test_pyscript_fetches_no_config(page, base_url) -> None:
+    """Issue 20, item 16: PyScript's config is on the page (index.html's script tag), not a file fetched first."""
+    open_app(page, base_url)
+    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())")
+    assert any(name.startswith("core-") for name in fetched)  # PyScript itself is loaded
+    assert "pyscript.json" not in fetched, fetched
+
+
+USUAL_COLD_START_MS = 5000  # the app's cold start on two quiet cores (bench/web.py): about 4.9 s
+
+
+def test_the_loading_screen_moves_nothing_through_a_usual_start(page, base_url) -> None:
+    """Issue 20, item 16: an animation's every frame costs CPU while Pyodide starts on the same cores, so the
+    loading screen's spinner holds still for a usual start (and turns once a start takes longer)."""
+    page.route("**/pyodide.asm.wasm", lambda route: None)  # never answered: the page stays on its loading screen
+    page.goto(base_url, wait_until="domcontentloaded")
+    page.wait_for_selector("#loading .spinner")
+    delays = page.evaluate("document.getAnimations().map((a) => a.effect.getComputedTiming().delay)")
+    assert delays, "the spinner is animated (later)"
+    assert min(delays) >= USUAL_COLD_START_MS, delays
+
+
 HOLD_SECONDS = 1.5  # long enough that a file held back cannot arrive before Pyodide is asked for, even on busy cores
 PYTHONS_OWN = ("/", "/index.html", "/python.js", "/pyodide/")  # what python.js needs to ask for Pyodide
 

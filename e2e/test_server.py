@@ -45,7 +45,7 @@ def fetch(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
     ("/", "text/html"),
     ("/index.html", "text/html"),
     ("/sw.js", "text/javascript"),
-    ("/pyscript.json", "application/json"),
+    ("/ui/catalogue.json", "application/json"),
     ("/manifest.webmanifest", "application/manifest+json"),
     ("/pyodide/pyodide.mjs", "text/javascript"),
     ("/pyodide/pyodide.asm.wasm", "application/wasm"),

@@ -48,9 +48,22 @@ def test_the_first_screen_gets_what_main_imports_before_drawing_and_nothing_more
     assert not [name for name in first if name.startswith(LATER_ONLY)], first
 
 
+def pyscript_config(files: dict[str, bytes]) -> dict[str, Any]:
+    found = re.search(rb'<script type="py" src="./main.py" config=\'(.*?)\'></script>', files["index.html"])
+    assert found, "index.html's script carries PyScript's config"
+    return json.loads(found.group(1))
+
+
+def test_pyscripts_config_is_on_the_page_not_a_file_fetched_before_python_runs(built: dict[str, bytes]) -> None:
+    """Issue 20, item 16: PyScript reads its config from the script tag instead of fetching it first."""
+    assert "pyscript.json" not in built
+    assert pyscript_config(built) == {"interpreter": "./python.js"}
+
+
 def test_the_built_page_starts_python_itself_and_writes_the_first_screens_files(built: dict[str, bytes]) -> None:
-    config = json.loads(built["pyscript.json"])
-    assert config == {"interpreter": "./python.js"}  # no "files": PyScript would wait for them after Pyodide
+    config = pyscript_config(built)
+    assert config["interpreter"] == "./python.js"
+    assert "files" not in config  # PyScript would wait for them after Pyodide
     plan = start_plan(built)
     assert plan["later"] == ["engine.zip", "ui.zip"]
     assert "ui/catalogue.json" in plan["files"]

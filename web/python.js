@@ -1,7 +1,7 @@
 // Python for the page, started the moment the page loads: index.html runs this module on its own
 // (async, before start.js), so Pyodide is asked for once this file and Pyodide's loader arrive, not
-// once start.js and everything it imports have. pyscript.json names this module as PyScript's
-// interpreter: PyScript imports it (the same module instance) and calls loadPyodide(), which hands
+// once start.js and everything it imports have. PyScript's config (inline in index.html) names this
+// module as its interpreter: PyScript imports it (the same module instance) and calls loadPyodide(), which hands
 // over the Pyodide started here. Without it Pyodide would start only once PyScript's own modules,
 // its config and its storage were ready.
 //
