@@ -8,6 +8,7 @@ import numpy as np
 
 from fit_error import error_units, view
 from vision.layouts import get_layout, ring_circles
+from vision.pipeline import off_the_points
 from vision.refine import THIRD_STEPS, onto_the_points, point_kinds, point_look_gap
 
 RINGS = get_layout("rings")
@@ -51,3 +52,12 @@ def test_a_fit_a_third_of_a_triangle_off_is_moved_onto_the_points():
     # a fit on the points stays where it is
     assert onto_the_points(img, gray, truth, RINGS) is truth
     assert point_kinds(get_layout("morris")) is None
+
+
+def test_a_reading_off_the_points_is_checked_whole():
+    # a fit still off the points after the search (`onto_the_points`) is read no surer than RENAMED_CONFIDENCE
+    truth = view(20.0, 10.0, SCALE, centre=(650.0, 500.0))
+    img = _drawn_board(truth)
+    off = truth @ np.array([[1.0, 0, THIRD_STEPS[3][0]], [0, 1.0, THIRD_STEPS[3][1]], [0, 0, 1]])
+    assert off_the_points(img, off, RINGS) and not off_the_points(img, truth, RINGS)
+    assert not off_the_points(img, truth, get_layout("morris"))
