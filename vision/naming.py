@@ -31,6 +31,9 @@ SPLIT_SHARE = 0.1  # a group whose cells' own readings hold two classes, each th
 # MIN_GROUP cells), is two groups: white and clear stones, or clear stones and light marks, alike in colour
 SPLIT_APART = 5.0  # ... when the parts' colours stand this far apart: one look read two ways (big dark
 # dots, some read red) is the forest's doubt, and the group is named as one
+HUE_SAME_DEG = 12.0  # hue angle (a, b) within which two clearly coloured groups may be one colour: red
+# and orange stones stand 20 degrees or more apart on one photo, one colour's shades within 11 (dev seed 75)
+HUE_CHROMA = 15.0  # chroma (a, b) from which a group's hue is clear: black, white and clear have none
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
 # What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
 NAMED_COLOURS = {
@@ -151,6 +154,17 @@ def _best_naming(
     return found[0], found[1]
 
 
+def one_hue(centres: np.ndarray) -> np.ndarray:
+    """Per pair of groups (`colour_space` centres), whether both are clearly coloured and of one hue:
+    one colour's glass stones, thick or thin, lit or shaded, vary in lightness and strength of
+    colour but not in hue, so two such groups may share a name however far apart."""
+    chroma = np.hypot(centres[:, 1], centres[:, 2])
+    hue = np.arctan2(centres[:, 2], centres[:, 1])
+    turn = np.abs(np.angle(np.exp(1j * (hue[:, None] - hue[None]))))
+    coloured = chroma >= HUE_CHROMA
+    return coloured[:, None] & coloured[None] & (turn < np.radians(HUE_SAME_DEG))
+
+
 def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> tuple[list[int], np.ndarray]:
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
     gives the group another class).  The empty points are one look: one group is the board's empty
@@ -160,7 +174,7 @@ def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) ->
     lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
     main = int(np.argmax(lean))
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    apart, family = between >= DISTINCT_APART, between[main] < EMPTY_FAMILY
+    apart, family = (between >= DISTINCT_APART) & ~one_hue(centres), between[main] < EMPTY_FAMILY
     best_score, best_names = _best_naming(evidence, apart, family, main)
     margins = np.empty(len(evidence))
     for g, k in enumerate(best_names):

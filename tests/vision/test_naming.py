@@ -8,8 +8,8 @@ from vision.naming import GROUP_APART, colour_groups, colour_space, name_by_grou
 
 # class columns as `classify.class_votes` gives them for rings: empty first, then the palette
 COLUMNS = ["empty", "black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear"]
-EMPTY, BLACK, WHITE, RED, BLUE, ORANGE, CLEAR = (
-    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "orange", "clear")
+EMPTY, BLACK, WHITE, RED, BLUE, ORANGE, PURPLE, CLEAR = (
+    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "orange", "purple", "clear")
 )
 CLASSES = len(COLUMNS)
 
@@ -83,6 +83,17 @@ def test_one_colour_split_by_a_shadow_keeps_one_name():
     assert len(colour_groups(colour_space(colours))) == 3
     assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 25
     assert not named.doubted[:55].any()
+
+
+def test_thick_and_thin_glass_of_one_hue_may_share_a_name():
+    # blue glass stones: the thin-lit ones lighter and paler, far from the deep ones in colour but
+    # of the same hue; the forest leans blue on them too, but two groups this far apart in colour
+    # would share no name (they went purple) unless one hue lets them
+    pale = (64.0, 6.0, -24.0)
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (pale, 10))
+    assert np.linalg.norm(colour_space(np.array([BLUE_STONE, pale]))[0] - colour_space(np.array([pale]))[0]) > 16
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLUE: 0.5, PURPLE: 0.4}, 10))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 40 + [BLUE] * 25
 
 
 def test_a_group_holding_two_readings_is_named_by_each():
