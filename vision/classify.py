@@ -439,7 +439,9 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
     named = (
-        name_by_groups(P, post, feats[:, :3].astype(np.float64), [CLASSES[k] for k in allowed])
+        name_by_groups(
+            P, post, feats[:, :3].astype(np.float64), [CLASSES[k] for k in allowed], (feats, feature_names())
+        )
         if layout.game in GROUP_NAMED
         else None
     )

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .presence import stones_among
+
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
 GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
 # groups: two colours of one set stand 12 or more apart on a photo, one colour's stones within 6
@@ -165,16 +167,23 @@ def one_hue(centres: np.ndarray) -> np.ndarray:
     return coloured[:, None] & coloured[None] & (turn < np.radians(HUE_SAME_DEG))
 
 
-def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> tuple[list[int], np.ndarray]:
+def empty_look(evidence: np.ndarray, sizes: np.ndarray) -> int:
+    """The group that is the board's empty look: the one whose cells lean furthest towards empty
+    (a board shows some empty points)."""
+    return int(np.argmax((evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes))
+
+
+def name_groups(
+    evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray, stones: np.ndarray | None = None
+) -> tuple[list[int], np.ndarray]:
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
-    gives the group another class).  The empty points are one look: one group is the board's empty
-    look (the one whose cells lean furthest towards empty; a board shows some empty points), and
-    only groups near it in colour may be empty as well."""
-    # the board's empty look: the group that leans towards empty the most, per cell
-    lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
-    main = int(np.argmax(lean))
+    gives the group another class).  The empty points are one look (`empty_look`), and only groups
+    near it in colour may be empty as well, unless `stones` (bool per group) says they stand up."""
+    main = empty_look(evidence, sizes)
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     apart, family = (between >= DISTINCT_APART) & ~one_hue(centres), between[main] < EMPTY_FAMILY
+    if stones is not None:
+        family &= ~stones
     best_score, best_names = _best_naming(evidence, apart, family, main)
     margins = np.empty(len(evidence))
     for g, k in enumerate(best_names):
@@ -218,9 +227,17 @@ def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.n
     return doubts
 
 
-def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: list[str]) -> Naming:
+def name_by_groups(
+    P: np.ndarray,
+    post: np.ndarray,
+    lab: np.ndarray,
+    classes: list[str],
+    body: tuple[np.ndarray, list[str]] | None = None,
+) -> Naming:
     """Class per cell from the groups' names (`P` the forest's shares, `post` after the photo's
-    looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b)."""
+    looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b).
+    With `body` (each cell's features and their names), stones of the board's own colour, in the
+    empty look's group, are found by hiding the lines its empty points show (`presence.stones_among`)."""
     colours = colour_space(lab)
     own = post.argmax(1)
     best = own.copy()
@@ -230,9 +247,23 @@ def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: li
         return Naming(best, doubted)
     # the forest's shares and the photo's looks weigh alike, as in a cell's confidence
     shares = (P + post) / 2
-    evidence = np.stack([np.log(shares[g] + VOTE_FLOOR).sum(0) for g in groups])
+
+    def summed(cells: np.ndarray) -> np.ndarray:
+        return np.log(shares[cells] + VOTE_FLOOR).sum(0)
+
+    evidence = np.stack([summed(g) for g in groups])
+    stones = np.zeros(len(groups), bool)
+    if body is not None:
+        main = empty_look(evidence, np.array([len(g) for g in groups], float))
+        feats, names = body
+        side = stones_among(feats[groups[main]], P[groups[main], EMPTY], names)
+        if side is not None and side.sum() >= MIN_GROUP:
+            groups.append(groups[main][side])
+            groups[main] = groups[main][~side]
+            evidence = np.stack([summed(g) for g in groups])
+            stones = np.r_[stones, True]
     centres = np.stack([colours[g].mean(0) for g in groups])
-    names, margins = name_groups(evidence, centres, np.array([len(g) for g in groups], float))
+    names, margins = name_groups(evidence, centres, np.array([len(g) for g in groups], float), stones)
     misfits = colour_doubts(names, np.stack([np.median(lab[g], 0) for g in groups]), classes)
     for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.classify import feature_names
 from vision.naming import GROUP_APART, colour_groups, colour_space, name_by_groups
 
 # class columns as `classify.class_votes` gives them for rings: empty first, then the palette
@@ -133,3 +134,21 @@ def test_a_name_the_light_balanced_colour_contradicts_is_marked_for_checking():
     # named black, the same group stands sure
     P[40:55] = votes(({BLACK: 0.9}, 15))
     assert not name_by_groups(P, P, colours, COLUMNS).doubted.any()
+
+
+def test_stones_of_the_boards_own_colour_are_told_from_its_empty_points_by_the_lines_they_hide():
+    # dark red stones on a dark red board: one colour group with the empty points, which the forest
+    # leans empty on; the stones hide the circles crossing at their foot, which the empty points show
+    board, stone = (14.0, 19.0, 13.0), (16.0, 21.0, 12.0)
+    colours = cells((board, 60), (stone, 12), (BLUE_STONE, 10))
+    names = feature_names()
+    feats = np.zeros((len(colours), len(names)), np.float32)
+    feats[:, :3] = colours
+    for name, empty_point, red_stone, blue_stone in (("shadow", 1.7, 4.6, 6.0), ("foot_ink", 1.5, 0.15, 0.1)):
+        feats[:, names.index(name)] = [empty_point] * 60 + [red_stone] * 12 + [blue_stone] * 10
+    feats[:, names.index("foot_ink")] += np.random.default_rng(1).normal(0, 0.05, len(colours))
+    P = votes(({EMPTY: 0.85}, 60), ({EMPTY: 0.55, RED: 0.35}, 12), ({BLUE: 0.9}, 10))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 72 + [BLUE] * 10
+    named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
+    assert named.best.tolist() == [EMPTY] * 60 + [RED] * 12 + [BLUE] * 10
+    assert named.doubted[60:72].all() and not named.doubted[:60].any()
