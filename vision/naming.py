@@ -255,8 +255,8 @@ def name_by_groups(
     stones = np.zeros(len(groups), bool)
     if body is not None:
         main = empty_look(evidence, np.array([len(g) for g in groups], float))
-        feats, names = body
-        side = stones_among(feats[groups[main]], P[groups[main], EMPTY], names)
+        feats, columns = body
+        side = stones_among(feats[groups[main]], P[groups[main], EMPTY], columns)
         if side is not None and side.sum() >= MIN_GROUP:
             groups.append(groups[main][side])
             groups[main] = groups[main][~side]
