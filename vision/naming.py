@@ -36,6 +36,7 @@ SPLIT_APART = 5.0  # ... when the parts' colours stand this far apart: one look 
 HUE_SAME_DEG = 12.0  # hue angle (a, b) within which two clearly coloured groups may be one colour: red
 # and orange stones stand 20 degrees or more apart on one photo, one colour's shades within 11 (dev seed 75)
 HUE_CHROMA = 15.0  # chroma (a, b) from which a group's hue is clear: black, white and clear have none
+HUELESS = ("black", "white", "clear")  # stone colours with no hue of their own (clear shows the board's)
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
 # What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
 NAMED_COLOURS = {
@@ -167,6 +168,25 @@ def one_hue(centres: np.ndarray) -> np.ndarray:
     return coloured[:, None] & coloured[None] & (turn < np.radians(HUE_SAME_DEG))
 
 
+def by_hue(
+    names: list[int], centres: np.ndarray, sizes: np.ndarray, classes: list[str]
+) -> tuple[list[int], np.ndarray]:
+    """The groups' names after a clearly coloured group named black, white or clear, which have no
+    hue, takes the name of the biggest coloured-named group of its hue (`one_hue`): dark blue glass
+    in shade read black beside lit blue.  Also which groups were renamed."""
+    hueless = {k for k, c in enumerate(classes) if c in HUELESS}
+    coloured = [g for g, k in enumerate(names) if k != EMPTY and k not in hueless]
+    same = one_hue(centres)
+    renamed = np.zeros(len(names), bool)
+    names = list(names)
+    for g, k in enumerate(names):
+        partners = [h for h in coloured if same[g, h]]
+        if k in hueless and partners:
+            names[g] = names[max(partners, key=lambda h: sizes[h])]
+            renamed[g] = True
+    return names, renamed
+
+
 def empty_look(evidence: np.ndarray, sizes: np.ndarray) -> int:
     """The group that is the board's empty look: the one whose cells lean furthest towards empty
     (a board shows some empty points)."""
@@ -263,7 +283,10 @@ def name_by_groups(
             evidence = np.stack([summed(g) for g in groups])
             stones = np.r_[stones, True]
     centres = np.stack([colours[g].mean(0) for g in groups])
-    names, margins = name_groups(evidence, centres, np.array([len(g) for g in groups], float), stones)
+    sizes = np.array([len(g) for g in groups], float)
+    names, margins = name_groups(evidence, centres, sizes, stones)
+    names, hued = by_hue(names, centres, sizes, classes)
+    margins[hued] = 0.0  # named against the forest's votes: checked
     misfits = colour_doubts(names, np.stack([np.median(lab[g], 0) for g in groups]), classes)
     for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k

@@ -152,3 +152,14 @@ def test_stones_of_the_boards_own_colour_are_told_from_its_empty_points_by_the_l
     named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
     assert named.best.tolist() == [EMPTY] * 60 + [RED] * 12 + [BLUE] * 10
     assert named.doubted[60:72].all() and not named.doubted[:60].any()
+
+
+def test_a_coloured_group_read_black_takes_the_name_of_its_hue():
+    # blue glass in shade: darker, still clearly blue, and of the lit blue stones' hue; the forest
+    # reads it black, which has no hue
+    shade = (25.0, 6.0, -24.0)
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 8))
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLACK: 0.6, BLUE: 0.3}, 8))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 23
+    assert named.doubted[55:].all() and not named.doubted[:55].any()
