@@ -38,7 +38,7 @@ from .tuning import (
     REFUSE_LOOK_S,
     SEARCH_LIMIT_S,
     SURE_FIT,
-    OFF_THE_POINTS,
+    POINT_KINDS_APART,
 )
 
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
@@ -188,7 +188,7 @@ def off_the_points(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     """Whether rings' up and down points still look unlike each other on the fit read at: it lies
     off the points (`refine.onto_the_points` found no shift that puts it on them)."""
     up = point_kinds(layout)
-    return up is not None and point_look_gap(img, H, layout, up) >= OFF_THE_POINTS
+    return up is not None and point_look_gap(img, H, layout, up) >= POINT_KINDS_APART
 
 
 def _quality(det: Detection, game: str) -> float:

@@ -126,10 +126,10 @@ SNAP_SCALES = (0.97, 1.0, 1.03)  # scales tried with them (the outline's margin 
 LATTICE_WALK = 3  # whole lattice steps a drawn fit may be moved by
 LATTICE_DRAWN = ("rings",)  # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
 # rings' up and down points, sampled POINT_LOOK_S pixels per board unit, stand this far apart in colour
-# (`naming.colour_space`) on a fit a third of a triangle off them: 19-45, and 0-1 on the points (dev seed 75),
-# up to 13 on a crowded board whose stones fall more on one kind: a fit this far is tried a third step away ...
+# (`naming.colour_space`) on a fit a third of a triangle off them: 19-45, and 0-1 on the points (dev seed 75):
+# a fit this far is tried a third step away, and a reading still this far is read no surer than
+# RENAMED_CONFIDENCE (a crowded board whose stones fall more on one kind is checked whole too: dev seed 65)
 POINT_KINDS_APART = 8.0
-OFF_THE_POINTS = 15.0  # ... and a reading still this far is read no surer than RENAMED_CONFIDENCE
 POINT_LOOK_S = 30.0
 LINE_REFINE_ROUNDS = (0.3, 0.2, 0.12)  # board units: the windows lines and stones are looked for in, narrowing
 # a line sample only says where its line lies across it, so a fit slides along the lines a little each
