@@ -143,12 +143,12 @@ def point_look_gap(img: np.ndarray, H: np.ndarray, layout: Layout, up: np.ndarra
     return float(np.linalg.norm(np.median(look[up], 0) - np.median(look[~up], 0)))
 
 
-# a third of the way across a lattice triangle, six ways: the shifts that carry the up points onto the
-# down points, the down points onto the circles' centres and the centres onto the up points
-THIRD_STEPS = [
-    (math.cos(math.pi / 6 + math.pi * j / 3) / math.sqrt(3), math.sin(math.pi / 6 + math.pi * j / 3) / math.sqrt(3))
-    for j in range(6)
-]
+def third_steps() -> list[tuple[float, float]]:
+    """A third of the way across a lattice triangle, six ways (board units): the shifts that carry
+    the up points onto the down points, the down points onto the circles' centres and the centres
+    onto the up points."""
+    turns = [math.pi / 6 + math.pi * j / 3 for j in range(6)]
+    return [(math.cos(a) / math.sqrt(3), math.sin(a) / math.sqrt(3)) for a in turns]
 
 
 def onto_the_points(img: np.ndarray, gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
@@ -163,7 +163,7 @@ def onto_the_points(img: np.ndarray, gray: np.ndarray, H: np.ndarray, layout: La
     gap = point_look_gap(img, H, layout, up)
     if gap < POINT_KINDS_APART:
         return H
-    shifted = [on_the_lattice(gray, _moved(H, 1.0, dx, dy), layout) for dx, dy in THIRD_STEPS]
+    shifted = [on_the_lattice(gray, _moved(H, 1.0, dx, dy), layout) for dx, dy in third_steps()]
     alike = min(POINT_KINDS_APART, gap / 2)  # and clearly more alike than on `H`
     on_points = [fit_h for fit_h in shifted if point_look_gap(img, fit_h, layout, up) < alike]
     if not on_points:

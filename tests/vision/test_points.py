@@ -9,7 +9,7 @@ import numpy as np
 from fit_error import error_units, view
 from vision.layouts import get_layout, ring_circles
 from vision.pipeline import off_the_points
-from vision.refine import THIRD_STEPS, onto_the_points, point_kinds, point_look_gap
+from vision.refine import onto_the_points, point_kinds, point_look_gap, third_steps
 
 RINGS = get_layout("rings")
 SCALE = 40.0  # pixels per board unit in the made-up photo
@@ -38,7 +38,7 @@ def test_up_and_down_points_look_alike_on_the_points_and_unlike_a_third_off():
     img = _drawn_board(truth)
     up = point_kinds(RINGS)
     assert point_look_gap(img, truth, RINGS, up) < 2.0
-    off = truth @ np.array([[1.0, 0, THIRD_STEPS[0][0]], [0, 1.0, THIRD_STEPS[0][1]], [0, 0, 1]])
+    off = truth @ np.array([[1.0, 0, third_steps()[0][0]], [0, 1.0, third_steps()[0][1]], [0, 0, 1]])
     assert point_look_gap(img, off, RINGS, up) > 20.0
 
 
@@ -46,7 +46,7 @@ def test_a_fit_a_third_of_a_triangle_off_is_moved_onto_the_points():
     truth = view(20.0, 10.0, SCALE, centre=(650.0, 500.0))
     img = _drawn_board(truth)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    for dx, dy in THIRD_STEPS[:2]:
+    for dx, dy in third_steps()[:2]:
         off = truth @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1]])
         assert error_units(onto_the_points(img, gray, off, RINGS), truth, "rings") < 0.05
     # a fit on the points stays where it is
@@ -58,6 +58,6 @@ def test_a_reading_off_the_points_is_checked_whole():
     # a fit still off the points after the search (`onto_the_points`) is read no surer than RENAMED_CONFIDENCE
     truth = view(20.0, 10.0, SCALE, centre=(650.0, 500.0))
     img = _drawn_board(truth)
-    off = truth @ np.array([[1.0, 0, THIRD_STEPS[3][0]], [0, 1.0, THIRD_STEPS[3][1]], [0, 0, 1]])
+    off = truth @ np.array([[1.0, 0, third_steps()[3][0]], [0, 1.0, third_steps()[3][1]], [0, 0, 1]])
     assert off_the_points(img, off, RINGS) and not off_the_points(img, truth, RINGS)
     assert not off_the_points(img, truth, get_layout("morris"))
