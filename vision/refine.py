@@ -155,7 +155,8 @@ def onto_the_points(img: np.ndarray, gray: np.ndarray, H: np.ndarray, layout: La
     """A rings fit a third of a triangle off lies on drawn circles where its up points and down
     points look unlike each other (one kind lands on the circles' centres): of the fits a third
     step away, each walked onto the lattice (`on_the_lattice`), those whose two kinds look alike
-    are on the points, and the one whose drawn lines show the most ink wins.  `H` unchanged when
+    and whose drawn lines show more ink than `H`'s are on the points, and the one whose lines show
+    the most wins.  `H` unchanged when
     its two kinds look alike already, or no shift makes them."""
     up = point_kinds(layout)
     if up is None:
@@ -165,10 +166,17 @@ def onto_the_points(img: np.ndarray, gray: np.ndarray, H: np.ndarray, layout: La
         return H
     shifted = [on_the_lattice(gray, _moved(H, 1.0, dx, dy), layout) for dx, dy in third_steps()]
     alike = min(POINT_KINDS_APART, gap / 2)  # and clearly more alike than on `H`
-    on_points = [fit_h for fit_h in shifted if point_look_gap(img, fit_h, layout, up) < alike]
+    # ... and on the drawing: a fit on the points shows the circles, one a third off misses them
+    # (a real photo's light can set the kinds apart on the right fit: ../shared/photos/rings_001)
+    shown = line_evidence(gray, H, layout)
+    on_points = [
+        (ink, fit_h)
+        for fit_h in shifted
+        if point_look_gap(img, fit_h, layout, up) < alike and (ink := line_evidence(gray, fit_h, layout)) > shown
+    ]
     if not on_points:
         return H
-    return max(on_points, key=lambda fit_h: line_evidence(gray, fit_h, layout))
+    return max(on_points, key=lambda item: item[0])[1]
 
 
 def line_refine(
