@@ -22,7 +22,7 @@ import numpy as np
 from .camera import raised
 from .frame import Frame
 from .layouts import Layout
-from .naming import colour_space, name_by_groups
+from .naming import colour_groups, colour_space, name_by_groups
 from .presence import decide_presence
 from .segment import thin_lines
 from .tuning import (
@@ -439,7 +439,9 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     P, allowed = class_votes(feats, layout, model)
     post = photo_adapt(P, feats)
     named = (
-        name_by_groups(P, post, feats[:, :3].astype(np.float64), [CLASSES[k] for k in allowed])
+        name_by_groups(
+            P, post, feats[:, :3].astype(np.float64), [CLASSES[k] for k in allowed], (feats, feature_names())
+        )
         if layout.game in GROUP_NAMED
         else None
     )
@@ -503,27 +505,15 @@ def harmonize(
     labels: list[str | None], conf: list[float], feats: np.ndarray, radius: float = 9.0
 ) -> tuple[list[str | None], list[float]]:
     """Stones of one physical colour look alike on one photo: a lone stone takes its look-alikes'
-    name (`join_lone_stones`), then the occupied cells are grouped by their colour and a group's
-    odd ones out get the group's colour name."""
+    name (`join_lone_stones`), then the occupied cells are grouped by their colour (average
+    linkage, groups `radius` apart) and a group's odd ones out get the group's colour name."""
     labels, conf = join_lone_stones(labels, conf, feats)
     stones = {i: label for i, label in enumerate(labels) if label is not None}  # each occupied cell's colour
     occ = list(stones)
     if len(occ) < 3:
         return labels, conf
-    lab = _stone_colours(feats)
-    order = sorted(occ, key=lambda i: -conf[i])
-    groups: list[list[int]] = []
-    centres: list[np.ndarray] = []
-    for i in order:
-        if centres:
-            d = np.linalg.norm(np.array(centres) - lab[i], axis=1)
-            j = int(np.argmin(d))
-            if d[j] < radius:
-                groups[j].append(i)
-                centres[j] = lab[groups[j]].mean(0)
-                continue
-        groups.append([i])
-        centres.append(lab[i].copy())
+    # the same grouping that names rings' colours (`naming.colour_groups`), over the stones alone
+    groups = [[occ[k] for k in g] for g in colour_groups(_stone_colours(feats)[occ], radius)]
     labels, conf = list(labels), list(conf)
     for g in groups:
         if len(g) < 3:

@@ -49,7 +49,7 @@ from .lattice import lattice_candidates
 from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
-from .refine import line_refine, line_snap, on_the_lattice, outline_refine
+from .refine import line_refine, line_snap, on_the_lattice, onto_the_points, outline_refine
 from .tuning import (
     CLEAR_LINES,
     CLEAR_MARGIN,
@@ -277,6 +277,9 @@ def _find_drawn(
             break
         best = max(best, final(item), key=key)
     evidence, H, name = best
+    on_points = onto_the_points(img, gray, H, layout)
+    if on_points is not H:  # the fit lay a third of a triangle off rings' points
+        H, evidence = on_points / on_points[2, 2], marks_shown(on_points)
     # fits are ranked on all their line samples alike; the one chosen may show more of its
     # board where stones hide the lines: by the lines still in view, or by the stones themselves
     evidence = max(evidence, line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))

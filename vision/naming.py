@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .presence import stones_among
+
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
 GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
 # groups: two colours of one set stand 12 or more apart on a photo, one colour's stones within 6
@@ -31,6 +33,10 @@ SPLIT_SHARE = 0.1  # a group whose cells' own readings hold two classes, each th
 # MIN_GROUP cells), is two groups: white and clear stones, or clear stones and light marks, alike in colour
 SPLIT_APART = 5.0  # ... when the parts' colours stand this far apart: one look read two ways (big dark
 # dots, some read red) is the forest's doubt, and the group is named as one
+HUE_SAME_DEG = 12.0  # hue angle (a, b) within which two clearly coloured groups may be one colour: red
+# and orange stones stand 20 degrees or more apart on one photo, one colour's shades within 11 (dev seed 75)
+HUE_CHROMA = 15.0  # chroma (a, b) from which a group's hue is clear: black, white and clear have none
+HUELESS = ("black", "white", "clear")  # stone colours with no hue of their own (clear shows the board's)
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
 # What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
 NAMED_COLOURS = {
@@ -151,16 +157,53 @@ def _best_naming(
     return found[0], found[1]
 
 
-def name_groups(evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> tuple[list[int], np.ndarray]:
+def one_hue(centres: np.ndarray) -> np.ndarray:
+    """Per pair of groups (`colour_space` centres), whether both are clearly coloured and of one hue:
+    one colour's glass stones, thick or thin, lit or shaded, vary in lightness and strength of
+    colour but not in hue, so two such groups may share a name however far apart."""
+    chroma = np.hypot(centres[:, 1], centres[:, 2])
+    hue = np.arctan2(centres[:, 2], centres[:, 1])
+    turn = np.abs(np.angle(np.exp(1j * (hue[:, None] - hue[None]))))
+    coloured = chroma >= HUE_CHROMA
+    return coloured[:, None] & coloured[None] & (turn < np.radians(HUE_SAME_DEG))
+
+
+def by_hue(
+    names: list[int], centres: np.ndarray, sizes: np.ndarray, classes: list[str]
+) -> tuple[list[int], np.ndarray]:
+    """The groups' names after a clearly coloured group named black, white or clear, which have no
+    hue, takes the name of the biggest coloured-named group of its hue (`one_hue`): dark blue glass
+    in shade read black beside lit blue.  Also which groups were renamed."""
+    hueless = {k for k, c in enumerate(classes) if c in HUELESS}
+    coloured = [g for g, k in enumerate(names) if k != EMPTY and k not in hueless]
+    same = one_hue(centres)
+    renamed = np.zeros(len(names), bool)
+    names = list(names)
+    for g, k in enumerate(names):
+        partners = [h for h in coloured if same[g, h]]
+        if k in hueless and partners:
+            names[g] = names[max(partners, key=lambda h: sizes[h])]
+            renamed[g] = True
+    return names, renamed
+
+
+def empty_look(evidence: np.ndarray, sizes: np.ndarray) -> int:
+    """The group that is the board's empty look: the one whose cells lean furthest towards empty
+    (a board shows some empty points)."""
+    return int(np.argmax((evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes))
+
+
+def name_groups(
+    evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray, stones: np.ndarray | None = None
+) -> tuple[list[int], np.ndarray]:
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
-    gives the group another class).  The empty points are one look: one group is the board's empty
-    look (the one whose cells lean furthest towards empty; a board shows some empty points), and
-    only groups near it in colour may be empty as well."""
-    # the board's empty look: the group that leans towards empty the most, per cell
-    lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
-    main = int(np.argmax(lean))
+    gives the group another class).  The empty points are one look (`empty_look`), and only groups
+    near it in colour may be empty as well, unless `stones` (bool per group) says they stand up."""
+    main = empty_look(evidence, sizes)
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    apart, family = between >= DISTINCT_APART, between[main] < EMPTY_FAMILY
+    apart, family = (between >= DISTINCT_APART) & ~one_hue(centres), between[main] < EMPTY_FAMILY
+    if stones is not None:
+        family &= ~stones
     best_score, best_names = _best_naming(evidence, apart, family, main)
     margins = np.empty(len(evidence))
     for g, k in enumerate(best_names):
@@ -204,9 +247,17 @@ def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.n
     return doubts
 
 
-def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: list[str]) -> Naming:
+def name_by_groups(
+    P: np.ndarray,
+    post: np.ndarray,
+    lab: np.ndarray,
+    classes: list[str],
+    body: tuple[np.ndarray, list[str]] | None = None,
+) -> Naming:
     """Class per cell from the groups' names (`P` the forest's shares, `post` after the photo's
-    looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b)."""
+    looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b).
+    With `body` (each cell's features and their names), stones of the board's own colour, in the
+    empty look's group, are found by hiding the lines its empty points show (`presence.stones_among`)."""
     colours = colour_space(lab)
     own = post.argmax(1)
     best = own.copy()
@@ -216,9 +267,26 @@ def name_by_groups(P: np.ndarray, post: np.ndarray, lab: np.ndarray, classes: li
         return Naming(best, doubted)
     # the forest's shares and the photo's looks weigh alike, as in a cell's confidence
     shares = (P + post) / 2
-    evidence = np.stack([np.log(shares[g] + VOTE_FLOOR).sum(0) for g in groups])
+
+    def summed(cells: np.ndarray) -> np.ndarray:
+        return np.log(shares[cells] + VOTE_FLOOR).sum(0)
+
+    evidence = np.stack([summed(g) for g in groups])
+    stones = np.zeros(len(groups), bool)
+    if body is not None:
+        main = empty_look(evidence, np.array([len(g) for g in groups], float))
+        feats, columns = body
+        side = stones_among(feats[groups[main]], P[groups[main], EMPTY], columns)
+        if side is not None and side.sum() >= MIN_GROUP:
+            groups.append(groups[main][side])
+            groups[main] = groups[main][~side]
+            evidence = np.stack([summed(g) for g in groups])
+            stones = np.r_[stones, True]
     centres = np.stack([colours[g].mean(0) for g in groups])
-    names, margins = name_groups(evidence, centres, np.array([len(g) for g in groups], float))
+    sizes = np.array([len(g) for g in groups], float)
+    names, margins = name_groups(evidence, centres, sizes, stones)
+    names, hued = by_hue(names, centres, sizes, classes)
+    margins[hued] = 0.0  # named against the forest's votes: checked
     misfits = colour_doubts(names, np.stack([np.median(lab[g], 0) for g in groups]), classes)
     for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from .classify import cell_features, classify, harmonize
+from .refine import point_kinds, point_look_gap
 from .detect import Detection, find_board
 from .errors import VisionError
 from .io import read_image
@@ -39,6 +40,7 @@ from .tuning import (
     REFUSE_LOOK_S,
     SEARCH_LIMIT_S,
     SURE_FIT,
+    POINT_KINDS_APART,
 )
 
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
@@ -167,7 +169,7 @@ def read_board(source, game: str) -> Reading:
         labels, conf = harmonize(labels, conf, feats)
     if layout.oriented:  # a cell is read no surer than the way round it is read in
         conf = [min(c, orientation["certainty"]) for c in conf]
-    if det.evidence < SURE_FIT.get(game, 0.0):  # nor surer than the fit it is read at
+    if det.evidence < SURE_FIT.get(game, 0.0) or off_the_points(img, H, layout):  # nor surer than its fit
         conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     cells = dict(zip(layout.ids, labels))
     confidence = dict(zip(layout.ids, conf))
@@ -182,6 +184,13 @@ def read_board(source, game: str) -> Reading:
         H=H,
         image=img,
     )
+
+
+def off_the_points(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
+    """Whether rings' up and down points still look unlike each other on the fit read at: it lies
+    off the points (`refine.onto_the_points` found no shift that puts it on them)."""
+    up = point_kinds(layout)
+    return up is not None and point_look_gap(img, H, layout, up) >= POINT_KINDS_APART
 
 
 def _quality(det: Detection, game: str) -> float:

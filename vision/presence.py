@@ -117,6 +117,19 @@ def hides_lines(stones: np.ndarray, flat: np.ndarray, names: list[str]) -> bool:
     return f_flat >= PRESENCE_FOOT_SHOWN and f_stones <= PRESENCE_FOOT_HIDDEN * f_flat
 
 
+def stones_among(rows: np.ndarray, empty_share: np.ndarray, names: list[str]) -> np.ndarray | None:
+    """Which of one colour group's cells (`rows`: the board's empty look by colour) are stones of the
+    board's own colour (dark red stones on a dark red board): a look group of their own that hides
+    the drawn lines the others show at their foot, and whose empty share of the forest's votes
+    (`empty_share`) is the lower.  None when there is no such group."""
+    if len(rows) < 2 * PRESENCE_MIN:
+        return None
+    side = look_groups(_looks(rows, names))
+    if side is None or empty_share[side].mean() >= empty_share[~side].mean():
+        return None
+    return side if hides_lines(rows[side], rows[~side], names) else None
+
+
 def is_raised(stones: np.ndarray, flat: np.ndarray, read: np.ndarray, names: list[str], lines_meet: bool) -> bool:
     """Whether the `stones` rows stand up from the board where the `flat` rows do not: a clearly
     stronger cast shadow, all on one side (that of the stones `read` already), or, where drawn

@@ -14,9 +14,10 @@ import numpy as np
 
 from .camera import raised
 from .consensus import consensus_homography
-from .evidence import line_kernel, line_peaks, line_samples, outline_samples, stronger_on, sure_stones
+from .evidence import line_evidence, line_kernel, line_peaks, line_samples, outline_samples, stronger_on, sure_stones
 from .frame import Frame
 from .layouts import Layout
+from .naming import colour_space
 from .segment import thin_lines
 from .tuning import (
     LATTICE_DRAWN,
@@ -35,6 +36,8 @@ from .tuning import (
     OUTLINE_RANSAC,
     OUTLINE_REFINE_ROUNDS,
     OUTLINE_STEPS,
+    POINT_KINDS_APART,
+    POINT_LOOK_S,
     MIN_OUTLINE_CHANGE,
     MIN_SELF_CONSISTENT,
     SNAP_REACH,
@@ -113,6 +116,67 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
             break
         at = best
     return _moved(H, 1.0, at[0], at[1])
+
+
+def point_kinds(layout: Layout) -> np.ndarray | None:
+    """Rings' two kinds of point (True: an up triangle's, `U...`): mirror images of each other on
+    the drawing, so on a fit that lies on the points the empty ones of both kinds look alike.
+    None for boards of one kind of point."""
+    if layout.game not in LATTICE_DRAWN:
+        return None
+    return np.array([pid.startswith("U") for pid in layout.ids])
+
+
+def point_look_gap(img: np.ndarray, H: np.ndarray, layout: Layout, up: np.ndarray) -> float:
+    """The colour distance (`naming.colour_space`) between the median look at the up points and at
+    the down points, each the median Lab of a disc half a stone across at the point's foot: stones
+    fall on both kinds alike, so only a fit off the points sets the two kinds apart."""
+    fr = Frame(layout, POINT_LOOK_S, margin=0.3)
+    lab = cv2.cvtColor(fr.warp(img, H).astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    r = max(1, int(round(0.5 * layout.stone_radius * POINT_LOOK_S)))
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    disc = (yy * yy + xx * xx) <= r * r
+    ix, iy = np.round(fr.to_px(layout.xy)).astype(int).T
+    rows = np.clip(iy[:, None] + yy[disc][None], 0, lab.shape[0] - 1)
+    cols = np.clip(ix[:, None] + xx[disc][None], 0, lab.shape[1] - 1)
+    look = colour_space(np.median(lab[rows, cols], axis=1).astype(np.float64))
+    return float(np.linalg.norm(np.median(look[up], 0) - np.median(look[~up], 0)))
+
+
+def third_steps() -> list[tuple[float, float]]:
+    """A third of the way across a lattice triangle, six ways (board units): the shifts that carry
+    the up points onto the down points, the down points onto the circles' centres and the centres
+    onto the up points."""
+    turns = [math.pi / 6 + math.pi * j / 3 for j in range(6)]
+    return [(math.cos(a) / math.sqrt(3), math.sin(a) / math.sqrt(3)) for a in turns]
+
+
+def onto_the_points(img: np.ndarray, gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
+    """A rings fit a third of a triangle off lies on drawn circles where its up points and down
+    points look unlike each other (one kind lands on the circles' centres): of the fits a third
+    step away, each walked onto the lattice (`on_the_lattice`), those whose two kinds look alike
+    and whose drawn lines show more ink than `H`'s are on the points, and the one whose lines show
+    the most wins.  `H` unchanged when
+    its two kinds look alike already, or no shift makes them."""
+    up = point_kinds(layout)
+    if up is None:
+        return H
+    gap = point_look_gap(img, H, layout, up)
+    if gap < POINT_KINDS_APART:
+        return H
+    shifted = [on_the_lattice(gray, _moved(H, 1.0, dx, dy), layout) for dx, dy in third_steps()]
+    alike = min(POINT_KINDS_APART, gap / 2)  # and clearly more alike than on `H`
+    # ... and on the drawing: a fit on the points shows the circles, one a third off misses them
+    # (a real photo's light can set the kinds apart on the right fit: ../shared/photos/rings_001)
+    shown = line_evidence(gray, H, layout)
+    on_points = [
+        (ink, fit_h)
+        for fit_h in shifted
+        if point_look_gap(img, fit_h, layout, up) < alike and (ink := line_evidence(gray, fit_h, layout)) > shown
+    ]
+    if not on_points:
+        return H
+    return max(on_points, key=lambda item: item[0])[1]
 
 
 def line_refine(

@@ -125,6 +125,12 @@ SNAP_STEP = 0.05  # board units between the shifts tried
 SNAP_SCALES = (0.97, 1.0, 1.03)  # scales tried with them (the outline's margin varies)
 LATTICE_WALK = 3  # whole lattice steps a drawn fit may be moved by
 LATTICE_DRAWN = ("rings",)  # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
+# rings' up and down points, sampled POINT_LOOK_S pixels per board unit, stand this far apart in colour
+# (`naming.colour_space`) on a fit a third of a triangle off them: 19-45, and 0-1 on the points (dev seed 75):
+# a fit this far is tried a third step away, and a reading still this far is read no surer than
+# RENAMED_CONFIDENCE (a crowded board whose stones fall more on one kind is checked whole too: dev seed 65)
+POINT_KINDS_APART = 8.0
+POINT_LOOK_S = 30.0
 LINE_REFINE_ROUNDS = (0.3, 0.2, 0.12)  # board units: the windows lines and stones are looked for in, narrowing
 # a line sample only says where its line lies across it, so a fit slides along the lines a little each
 # round: the last window is looked in again until the fit moves less than this (board units) ...

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.classify import feature_names
 from vision.naming import GROUP_APART, colour_groups, colour_space, name_by_groups
 
 # class columns as `classify.class_votes` gives them for rings: empty first, then the palette
 COLUMNS = ["empty", "black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear"]
-EMPTY, BLACK, WHITE, RED, BLUE, ORANGE, CLEAR = (
-    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "orange", "clear")
+EMPTY, BLACK, WHITE, RED, BLUE, ORANGE, PURPLE, CLEAR = (
+    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "orange", "purple", "clear")
 )
 CLASSES = len(COLUMNS)
 
@@ -85,6 +86,17 @@ def test_one_colour_split_by_a_shadow_keeps_one_name():
     assert not named.doubted[:55].any()
 
 
+def test_thick_and_thin_glass_of_one_hue_may_share_a_name():
+    # blue glass stones: the thin-lit ones lighter and paler, far from the deep ones in colour but
+    # of the same hue; the forest leans blue on them too, but two groups this far apart in colour
+    # would share no name (they went purple) unless one hue lets them
+    pale = (64.0, 6.0, -24.0)
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (pale, 10))
+    assert np.linalg.norm(colour_space(np.array([BLUE_STONE, pale]))[0] - colour_space(np.array([pale]))[0]) > 16
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLUE: 0.5, PURPLE: 0.4}, 10))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 40 + [BLUE] * 25
+
+
 def test_a_group_holding_two_readings_is_named_by_each():
     # white stones and clear ones look alike in colour; the cells' own readings tell them apart
     colours = cells((BOARD, 40), ((62.0, -2.0, -4.0), 20), ((50.0, -2.0, -4.0), 20))
@@ -122,3 +134,32 @@ def test_a_name_the_light_balanced_colour_contradicts_is_marked_for_checking():
     # named black, the same group stands sure
     P[40:55] = votes(({BLACK: 0.9}, 15))
     assert not name_by_groups(P, P, colours, COLUMNS).doubted.any()
+
+
+def test_stones_of_the_boards_own_colour_are_told_from_its_empty_points_by_the_lines_they_hide():
+    # dark red stones on a dark red board: one colour group with the empty points, which the forest
+    # leans empty on; the stones hide the circles crossing at their foot, which the empty points show
+    board, stone = (14.0, 19.0, 13.0), (16.0, 21.0, 12.0)
+    colours = cells((board, 60), (stone, 12), (BLUE_STONE, 10))
+    names = feature_names()
+    feats = np.zeros((len(colours), len(names)), np.float32)
+    feats[:, :3] = colours
+    for name, empty_point, red_stone, blue_stone in (("shadow", 1.7, 4.6, 6.0), ("foot_ink", 1.5, 0.15, 0.1)):
+        feats[:, names.index(name)] = [empty_point] * 60 + [red_stone] * 12 + [blue_stone] * 10
+    feats[:, names.index("foot_ink")] += np.random.default_rng(1).normal(0, 0.05, len(colours))
+    P = votes(({EMPTY: 0.85}, 60), ({EMPTY: 0.55, RED: 0.35}, 12), ({BLUE: 0.9}, 10))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 72 + [BLUE] * 10
+    named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
+    assert named.best.tolist() == [EMPTY] * 60 + [RED] * 12 + [BLUE] * 10
+    assert named.doubted[60:72].all() and not named.doubted[:60].any()
+
+
+def test_a_coloured_group_read_black_takes_the_name_of_its_hue():
+    # blue glass in shade: darker, still clearly blue, and of the lit blue stones' hue; the forest
+    # reads it black, which has no hue
+    shade = (25.0, 6.0, -24.0)
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 8))
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLACK: 0.6, BLUE: 0.3}, 8))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 23
+    assert named.doubted[55:].all() and not named.doubted[:55].any()

@@ -28,8 +28,13 @@ KNOWN_MISSES: dict[str, str] = {}
 
 
 @pytest.mark.skipif(not CASES, reason="no committed test photos")
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n], strict=False))
-                                  if n in KNOWN_MISSES else n for n in CASES])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n], strict=False)) if n in KNOWN_MISSES else n
+        for n in CASES
+    ],
+)
 def test_reads_exact_position(name):
     meta = json.loads((PHOTOS / f"{name}.json").read_text())
     reading = read_board(PHOTOS / meta["image"], meta["game"])
@@ -78,9 +83,20 @@ def test_a_colour_the_forest_doubts_is_read_by_its_look_on_the_photo(name):
     assert misread(meta["game"], reading.cells, meta["cells"]) == []
 
 
-@pytest.mark.parametrize("name", ["morris_23007", pytest.param("morris_23010", marks=pytest.mark.xfail(
-    strict=True, reason="the forest of the wide designs reads seven empty points of this pale board as white "
-                        "stones (confidence 0.56-0.79: each marked for checking); issue 17 is open"))])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "morris_23007",
+        pytest.param(
+            "morris_23010",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="the forest of the wide designs reads seven empty points of this pale board as white "
+                "stones (confidence 0.56-0.79: each marked for checking); issue 17 is open",
+            ),
+        ),
+    ],
+)
 def test_a_stone_of_the_boards_own_colour_covers_the_lines_at_its_foot(name):
     # a white stone on a pale board, which the forest read as an empty point before it saw
     # whether the lines meeting at the location show there
@@ -114,6 +130,14 @@ def test_a_whole_look_is_named_as_one_group(name):
     # rings_75011: grey paper's big dark red dots at 120-odd empty points, which the forest reads red
     # (a few empty); the stones are sure blue and black, so the dots' group is the empty points
     meta = json.loads((HARD / f"{name}.json").read_text())
+    reading = read_board(HARD / meta["image"], "rings")
+    assert misread("rings", reading.cells, meta["cells"]) == []
+
+
+def test_a_fit_a_third_of_a_triangle_off_the_points_is_moved_onto_them():
+    # rings_75002: dark ring markers at every point of cream paper; the fit lay on the markers'
+    # rings a third of a triangle off the points, and read the paper between them as 108 white stones
+    meta = json.loads((HARD / "rings_75002.json").read_text())
     reading = read_board(HARD / meta["image"], "rings")
     assert misread("rings", reading.cells, meta["cells"]) == []
 
@@ -157,12 +181,14 @@ def test_score_board_uses_engine():
     meta = json.loads((PHOTOS / f"{name}.json").read_text())
     reading, score = score_board(PHOTOS / meta["image"], "three-stones")
     from engine import score_position
+
     assert score == score_position({"game": "three-stones", "cells": reading.cells})
 
 
 @pytest.mark.skipif(shutil.which("povray") is None, reason="POV-Ray not installed")
 def test_generator_makes_photo_and_truth(tmp_path):
     from vision.photogen import render_one
+
     meta = render_one("morris", 42, tmp_path, size=(480, 360), quality=85, render_scale=0.5)
     assert (tmp_path / meta["image"]).exists()
     assert set(meta["cells"]) == set(get_layout("morris").ids)
