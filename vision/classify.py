@@ -21,6 +21,7 @@ import numpy as np
 
 from .camera import raised
 from .flat import flat_colours
+from .glass import missed_glass
 from .frame import Frame
 from .layouts import Layout
 from .naming import colour_space, name_by_groups
@@ -453,6 +454,9 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         if layout.marks == "pocket":  # a drawn board's marks are `decide_presence`'s
             clear = allowed.index(CLASSES.index("clear")) if "clear" in layout.palette else None
             grouped = flat_colours(grouped, P, feats, feature_names(), clear)
+            if clear is not None:
+                room = layout.stone_set.get("clear", len(best)) - int(np.count_nonzero(grouped == clear))
+                grouped = missed_glass(grouped, P, feats, feature_names(), clear, room)
         grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
         decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
