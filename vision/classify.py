@@ -454,8 +454,10 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         if layout.marks == "pocket":  # a drawn board's marks are `decide_presence`'s
             clear = allowed.index(CLASSES.index("clear")) if "clear" in layout.palette else None
             grouped = flat_colours(grouped, P, feats, feature_names(), clear)
-            if clear is not None:
-                room = layout.stone_set.get("clear", len(best)) - int(np.count_nonzero(grouped == clear))
+            # a darker group is told clear only where clear is the set's glass and the box bounds it:
+            # sage-stones' coloured glass darkens a pocket alike, and its colour is not told so
+            if clear is not None and "clear" in layout.stone_set:
+                room = layout.stone_set["clear"] - int(np.count_nonzero(grouped == clear))
                 grouped = missed_glass(grouped, P, feats, feature_names(), clear, room)
         grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
         decided, best = decided | (grouped != best), grouped
