@@ -21,8 +21,8 @@ import numpy as np
 
 from .camera import raised
 from .flat import flat_colours
-from .glass import missed_glass
 from .frame import Frame
+from .glass import missed_glass
 from .layouts import Layout
 from .naming import colour_space, name_by_groups
 from .presence import decide_presence

@@ -23,9 +23,10 @@ def flat_colours(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list
     `clear` is the column of clear glass stones (never flat by this test), if the game has them."""
     best = best.copy()
     shadow, shade = names.index("shadow"), names.index("shade")
+    glass = best == clear if clear is not None else np.zeros(len(best), bool)
     for c in range(1, P.shape[1]):
         cells = np.flatnonzero(best == c)
-        others = np.flatnonzero((best > 0) & (best != c) & (best != (clear or -1)))
+        others = np.flatnonzero((best > 0) & (best != c) & ~glass)
         if c == clear or len(cells) < 2 * PRESENCE_MIN or len(others) < PRESENCE_MIN:
             continue
         if P[cells, c].mean() >= PRESENCE_DOUBT:
