@@ -22,7 +22,6 @@ import numpy as np
 from .camera import raised
 from .flat import flat_colours
 from .frame import Frame
-from .glass import missed_glass
 from .layouts import Layout
 from .naming import colour_space, name_by_groups
 from .presence import decide_presence
@@ -454,11 +453,6 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         if layout.marks == "pocket":  # a drawn board's marks are `decide_presence`'s
             clear = allowed.index(CLASSES.index("clear")) if "clear" in layout.palette else None
             grouped = flat_colours(grouped, P, feats, feature_names(), clear)
-            # a darker group is told clear only where clear is the set's glass and the box bounds it:
-            # sage-stones' coloured glass darkens a pocket alike, and its colour is not told so
-            if clear is not None and "clear" in layout.stone_set:
-                room = layout.stone_set["clear"] - int(np.count_nonzero(grouped == clear))
-                grouped = missed_glass(grouped, P, feats, feature_names(), clear, room)
         grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
         decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]

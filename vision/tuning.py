@@ -203,7 +203,3 @@ PRESENCE_FOOT_SHOWN = 0.3  # foot ink of the flat group that shows its drawn lin
 PRESENCE_FOOT_HIDDEN = 0.3  # ... which stones hide: their foot ink this share of it, at most
 SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one
 # colour: dark red and orange stand 15 or more apart even under a warm light
-# Clear glass read empty (`vision/glass.py`): the pockets seen through a set of clear stones
-GLASS_DARKER = 6.0  # darker (L) at the centre and at the rim than the bare pockets, at least (they show 8-12)
-GLASS_TIGHT = 3.0  # ... and this many times further apart than the spread within a group (a light's gradient: 1-2)
-GLASS_LEAN = 2.0  # the forest's clear share of the group this many times the bare pockets', at least

@@ -119,16 +119,6 @@ def test_dark_discs_printed_for_empty_pockets_read_empty_beside_raised_stones():
     assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
-def test_clear_glass_stones_read_empty_are_the_pockets_seen_darker():
-    # clear glass on grey paper with printed rings, in sunlight: the forest read five of the ten
-    # clear stones empty; through the glass their pockets show darker at the centre and the rim,
-    # a tight group of its own (`vision/glass.py`).  Five clear stones still read white, marked
-    meta = json.loads((HARD / "three-stones_73011.json").read_text())
-    reading = read_board(HARD / meta["image"], "three-stones")
-    wrong = misread("three-stones", reading.cells, meta["cells"])
-    assert all(reading.cells[pid] is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
-
-
 @pytest.mark.parametrize("name", ["rings_65003", "rings_75011"])
 def test_a_whole_look_is_named_as_one_group(name):
     # rings_65003: red and orange stones on an ochre board; the forest calls the red ones orange, and
