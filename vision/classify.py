@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from .camera import raised
+from .flat import flat_colours
 from .frame import Frame
 from .layouts import Layout
 from .naming import colour_groups, colour_space, name_by_groups
@@ -450,7 +451,11 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     decided = named.doubted.copy() if named else np.zeros(len(best), bool)
     if layout.game in PRESENCE_GAMES:
         most = sum(layout.stone_set.values()) or len(best)
-        grouped = decide_presence(best, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
+        grouped = best
+        if layout.marks == "pocket":  # a drawn board's marks are `decide_presence`'s
+            clear = allowed.index(CLASSES.index("clear")) if "clear" in layout.palette else None
+            grouped = flat_colours(grouped, P, feats, feature_names(), clear)
+        grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
         decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)

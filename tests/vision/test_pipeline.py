@@ -123,6 +123,18 @@ def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
+def test_dark_discs_printed_for_empty_pockets_read_empty_beside_raised_stones():
+    # a cream paper board printed with dark discs, glass stones under a window: the forest reads
+    # the 50 empty pockets' discs as black stones (0.55-0.68); they cast no shadow and show no
+    # shaded body where the blue, green and white stones do (`vision/flat.py`).  Not yet exact:
+    # a white and a blue stone read empty, each marked for checking
+    meta = json.loads((HARD / "sage-stones_67013.json").read_text())
+    reading = read_board(HARD / meta["image"], "sage-stones")
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert len(wrong) <= 2
+    assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
 @pytest.mark.parametrize("name", ["rings_65003", "rings_75011"])
 def test_a_whole_look_is_named_as_one_group(name):
     # rings_65003: red and orange stones on an ochre board; the forest calls the red ones orange, and

@@ -1,0 +1,68 @@
+"""Empty pockets read as stones of one colour, found per photo by their flat look (`vision.flat`),
+on made-up features and votes."""
+
+from __future__ import annotations
+
+import numpy as np
+from test_presence import NAMES, cell, photo
+
+from vision.flat import flat_colours
+
+EMPTY, WHITE, GREEN, CLEAR = 0, 1, 2, 3  # columns of the votes: empty, then a palette
+
+
+def body(look: dict[str, float], shade: float) -> dict[str, float]:
+    """The look with its body shaded across by `shade` (a dome lit from one side)."""
+    return dict(look, shade=shade)
+
+
+POCKET = body(cell(0.0, 1.5, 0.0), 0.1)  # an empty pocket: flat, no shadow
+DISC = body(cell(24.0, 1.5, 0.0), 0.1)  # a light disc printed on a dark felt: as flat
+GREEN_STONE = body(cell(-40.0, 17.0, 0.0, lit=2.6), 6.0)  # a raised stone: shaded, its shadow to one side
+WHITE_STONE = body(cell(30.0, 17.0, 0.0, lit=2.6), 6.0)
+LOW_WHITE = body(cell(30.0, 4.5, 0.0, lit=2.6), 5.5)  # a white stone sitting low: a weak shadow, a shaded body
+READ_WHITE = [0.31, 0.57, 0.08, 0.04]  # the forest leaning to white on a disc
+SURE_WHITE = [0.05, 0.9, 0.03, 0.02]
+SURE_GREEN = [0.05, 0.03, 0.9, 0.02]
+SURE_EMPTY = [0.9, 0.05, 0.03, 0.02]
+
+
+def read(cells: list[dict[str, float]], votes: list[list[float]], clear: int | None = CLEAR) -> list[int]:
+    P = np.array(votes)
+    return flat_colours(P.argmax(1), P, photo(cells), NAMES, clear).tolist()
+
+
+def test_printed_discs_read_as_white_stones_beside_raised_stones_are_empty():
+    # a burgundy felt's 45 cream discs read white, beside nine green stones: every disc is empty
+    cells = [DISC] * 45 + [GREEN_STONE] * 9
+    assert read(cells, [READ_WHITE] * 45 + [SURE_GREEN] * 9) == [EMPTY] * 45 + [GREEN] * 9
+
+
+def test_white_stones_that_cast_shadows_like_the_others_stay_stones():
+    cells = [POCKET] * 30 + [WHITE_STONE] * 6 + [GREEN_STONE] * 6
+    votes = [SURE_EMPTY] * 30 + [READ_WHITE] * 6 + [SURE_GREEN] * 6
+    assert read(cells, votes) == [EMPTY] * 30 + [WHITE] * 6 + [GREEN] * 6
+
+
+def test_low_stones_shaded_across_their_body_stay_stones():
+    # a weak shadow (a glass set under a lamp) but the body shaded as the others': no print
+    cells = [POCKET] * 30 + [LOW_WHITE] * 4 + [GREEN_STONE] * 6
+    votes = [SURE_EMPTY] * 30 + [READ_WHITE] * 4 + [SURE_GREEN] * 6
+    assert read(cells, votes) == [EMPTY] * 30 + [WHITE] * 4 + [GREEN] * 6
+
+
+def test_a_colour_the_forest_is_sure_of_stays():
+    cells = [DISC] * 20 + [GREEN_STONE] * 9
+    assert read(cells, [SURE_WHITE] * 20 + [SURE_GREEN] * 9) == [WHITE] * 20 + [GREEN] * 9
+
+
+def test_clear_glass_casts_no_shadow_and_stays_stones():
+    cells = [POCKET] * 30 + [DISC] * 6 + [GREEN_STONE] * 6
+    clear_read = [[0.31, 0.04, 0.08, 0.57]] * 6
+    assert read(cells, [SURE_EMPTY] * 30 + clear_read + [SURE_GREEN] * 6) == [EMPTY] * 30 + [CLEAR] * 6 + [GREEN] * 6
+
+
+def test_without_raised_stones_to_compare_nothing_changes():
+    cells = [POCKET] * 30 + [DISC] * 6 + [GREEN_STONE]
+    votes = [SURE_EMPTY] * 30 + [READ_WHITE] * 6 + [SURE_GREEN]
+    assert read(cells, votes) == [EMPTY] * 30 + [WHITE] * 6 + [GREEN]

@@ -1,0 +1,44 @@
+"""Empty pockets read as stones of a colour, found per photo by their flat look.
+
+On a pocket board the forest, reading one cell at a time, can take a whole photo's empty pockets
+for stones of one colour: light discs printed on a dark felt read as white stones, a navy cap's
+shaded pockets as blue ones.  Stones stand up from the board and cast a shadow beside them, every
+stone of one set under one light to the same side; a printed disc or an empty cup casts none.  So
+a colour the forest doubts whose cells are flat where the photo's other stones are raised, and
+no more raised than the empty pockets, is the board: its cells go empty, marked for a person to
+check.  Clear glass is left alone: it casts hardly any shadow of its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .presence import is_raised
+from .tuning import PRESENCE_DOUBT, PRESENCE_MIN, PRESENCE_SHADOW_GAIN
+
+
+def flat_colours(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], clear: int | None) -> np.ndarray:
+    """Class per cell (0 empty, columns of `P` otherwise) after each colour read on cells that are
+    flat beside the photo's other stones, and that the forest doubts, is taken for empty pockets.
+    `clear` is the column of clear glass stones (never flat by this test), if the game has them."""
+    best = best.copy()
+    shadow, shade = names.index("shadow"), names.index("shade")
+    glass = best == clear if clear is not None else np.zeros(len(best), bool)
+    for c in range(1, P.shape[1]):
+        cells = np.flatnonzero(best == c)
+        others = np.flatnonzero((best > 0) & (best != c) & ~glass)
+        if c == clear or len(cells) < 2 * PRESENCE_MIN or len(others) < PRESENCE_MIN:
+            continue
+        if P[cells, c].mean() >= PRESENCE_DOUBT:
+            continue
+        if not is_raised(feats[others], feats[cells], feats[others], names, lines_meet=False):
+            continue
+        if np.median(feats[others, shade]) < PRESENCE_SHADOW_GAIN * np.median(feats[cells, shade]):
+            continue  # shaded across its body like the others: a lower stone, not a flat print
+        empty = np.flatnonzero(best == 0)
+        if len(empty) >= PRESENCE_MIN and np.median(feats[cells, shadow]) >= PRESENCE_SHADOW_GAIN * np.median(
+            feats[empty, shadow]
+        ):
+            continue  # raised over the empty pockets: stones after all, only lower than the others
+        best[cells] = 0
+    return best
