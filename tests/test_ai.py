@@ -250,6 +250,32 @@ def test_morris_aspiration_windows_find_the_same_move_and_value() -> None:
         assert (results[0].move, results[0].value) == (results[1].move, results[1].value)
 
 
+# The placing of a game hard lost to the peer (bench/arena.py --seed 1, game 7), to the first step.
+PEER_LOSS_PLACING = ["b4", "d6", "d5", "d2", "c5", "e5", "c4", "a4", "c3xa4", "a4", "e3", "d3", "d1", "f4", "b6",
+                     "b2", "f2", "a1"]
+
+
+def test_morris_aspiration_window_holds_the_placings_swings() -> None:
+    # Values in the placing move by half a piece and more from one depth to the next: a window narrower
+    # than that fails and searches again so often that deepening with it costs more than without.
+    from engine.ai.alphabeta import AlphaBeta
+    from engine.ai.games.morris import MorrisKnowledge
+    from engine.ai.levels import MORRIS_ASPIRATION, MORRIS_REDUCE_AFTER
+    nodes = {}
+    for aspiration in (None, MORRIS_ASPIRATION):
+        state, nodes[aspiration] = get_game("morris").new_state({}, seed=0), 0
+        for text in PEER_LOSS_PLACING[:6]:
+            state.push(state.parse_move(text))
+        for text in PEER_LOSS_PLACING[6:]:
+            knowledge = MorrisKnowledge(quiescence=True)
+            search = AlphaBeta(knowledge, max_depth=5, aspiration=aspiration, reduce_after=MORRIS_REDUCE_AFTER)
+            clock = Clock(Budget.of_nodes(10_000_000))
+            search.search(state.copy(), clock, random.Random(0))
+            nodes[aspiration] += clock.nodes
+            state.push(state.parse_move(text))
+    assert nodes[MORRIS_ASPIRATION] < nodes[None]
+
+
 def test_morris_hard_counts_the_mills_nobody_can_stop() -> None:
     # The way hard lost to the classical peer (bench/sparring): black's mill c5-d5-e5, d5 free to step to
     # d6 and back with no white piece next to d5 to fill it, a removal every second move. A white piece

@@ -54,3 +54,21 @@ def test_arena_counts_the_budgets_on_the_clock_it_is_told(capsys) -> None:
     out = capsys.readouterr().out
     assert "budget 0.05 s cpu per move" in out
     assert out.count("ms/move") == out.count("(cpu clock)") == 2
+
+
+def test_blunders_marks_the_move_that_leaves_a_mill_open(tmp_path: Path, capsys) -> None:
+    # bench/blunders.py: white (hard) places d2 while black's g1-g4 waits for g7; g7 was the move.
+    spec = importlib.util.spec_from_file_location("blunders", ARENA.parent / "blunders.py")
+    blunders = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(blunders)
+    record = {"game": "morris", "options": {}, "index": 0, "a_seat": 0, "a": "hard", "b": "peer", "seed": 1,
+              "moves": ["a1", "g1", "d7", "g4", "d2", "g7xa1"]}
+    records = tmp_path / "lost.jsonl"
+    records.write_text(json.dumps(record) + "\n")
+    mistakes = blunders.scan(record, depth=3, peer_depth=2, threshold=100, plies=6)
+    assert len(mistakes) == 1
+    assert mistakes[0].startswith("game 1 ply 4 white: played d2, better g7 (hard ")
+    assert "peer " in mistakes[0] and mistakes[0].endswith("<- mistake")
+    assert blunders.main([str(records), "--depth", "3", "--peer-depth", "0", "--plies", "6", "--threshold", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "ply 0 white: played a1" in out and "ply 2 white: played d7" in out and "ply 1 " not in out

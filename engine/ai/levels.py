@@ -19,8 +19,10 @@ Factory = Callable[[int], Player]
 
 # Morris hard: quiet moves after the first three are searched a ply shallower first (late-move reductions).
 MORRIS_REDUCE_AFTER = 3
-# Morris hard: each iteration first searched within a third of a piece of the last one's value.
-MORRIS_ASPIRATION = 35.0
+# Morris hard: each iteration first searched within 0.6 of a piece of the last one's value. The
+# placing's values move by about that from one depth to the next; a third of a piece failed so often
+# that the windows cost more nodes than none (36 placing positions of games lost to the peer, to depth 6).
+MORRIS_ASPIRATION = 60.0
 # Morris hard keeps more of its table between moves: the placing's positions recur move after move.
 MORRIS_TABLE_LIMIT = 1_000_000
 
