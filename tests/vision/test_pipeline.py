@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from vision.layouts import get_layout, misread
-from vision.pipeline import read_board, score_board
+from vision.pipeline import Reading, read_board, score_board
 from vision.tuning import CHECK_BELOW
 
 PHOTOS = Path(__file__).parent / "photos"
@@ -74,12 +74,17 @@ def test_reads_every_shared_example_photo_exactly(name):
 HARD = PHOTOS / "hard"
 
 
+def read_hard(name: str) -> tuple[dict, Reading]:
+    """A committed hard photo's truth, and its reading as its own game."""
+    meta = json.loads((HARD / f"{name}.json").read_text())
+    return meta, read_board(HARD / meta["image"], meta["game"])
+
+
 @pytest.mark.parametrize("name", ["rings_15003", "sage-stones_7013"])
 def test_a_colour_the_forest_doubts_is_read_by_its_look_on_the_photo(name):
     # every white stone of these photos gets under two thirds of the forest's votes and most
     # of them lean empty; the surest ones show how white looks on this photo
-    meta = json.loads((HARD / f"{name}.json").read_text())
-    reading = read_board(HARD / meta["image"], meta["game"])
+    meta, reading = read_hard(name)
     assert misread(meta["game"], reading.cells, meta["cells"]) == []
 
 
@@ -100,8 +105,7 @@ def test_a_colour_the_forest_doubts_is_read_by_its_look_on_the_photo(name):
 def test_a_stone_of_the_boards_own_colour_covers_the_lines_at_its_foot(name):
     # a white stone on a pale board, which the forest read as an empty point before it saw
     # whether the lines meeting at the location show there
-    meta = json.loads((HARD / f"{name}.json").read_text())
-    reading = read_board(HARD / meta["image"], "morris")
+    meta, reading = read_hard(name)
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
@@ -109,8 +113,7 @@ def test_stones_the_forest_reads_empty_are_found_by_their_raised_look_group():
     # glossy white stones on a painted board under tungsten light: the forest leans empty on
     # eight of the nine (0.48-0.52); as a group they hide the lines at their foot, which the
     # empty points show, and each is marked for a person to check
-    meta = json.loads((HARD / "morris_71004.json").read_text())
-    reading = read_board(HARD / meta["image"], "morris")
+    meta, reading = read_hard("morris_71004")
     assert misread("morris", reading.cells, meta["cells"]) == []
     assert all(reading.confidence[i] < CHECK_BELOW for i, c in reading.cells.items() if c == "white")
 
@@ -118,8 +121,7 @@ def test_stones_the_forest_reads_empty_are_found_by_their_raised_look_group():
 def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
     # dots nearly a stone's size printed on paper, under a lamp: the forest reads them as black
     # glass stones; unlike the stones, the lines meeting at their foot show, so they are the board's
-    meta = json.loads((HARD / "morris_69010.json").read_text())
-    reading = read_board(HARD / meta["image"], "morris")
+    meta, reading = read_hard("morris_69010")
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
@@ -128,8 +130,7 @@ def test_dark_discs_printed_for_empty_pockets_read_empty_beside_raised_stones():
     # the 50 empty pockets' discs as black stones (0.55-0.68); they cast no shadow and show no
     # shaded body where the blue, green and white stones do (`vision/flat.py`).  Not yet exact:
     # a white and a blue stone read empty, each marked for checking
-    meta = json.loads((HARD / "sage-stones_67013.json").read_text())
-    reading = read_board(HARD / meta["image"], "sage-stones")
+    meta, reading = read_hard("sage-stones_67013")
     wrong = misread("sage-stones", reading.cells, meta["cells"])
     assert len(wrong) <= 2
     assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
@@ -141,16 +142,14 @@ def test_a_whole_look_is_named_as_one_group(name):
     # cell by cell the orange ones went yellow: two groups this far apart in colour share no name.
     # rings_75011: grey paper's big dark red dots at 120-odd empty points, which the forest reads red
     # (a few empty); the stones are sure blue and black, so the dots' group is the empty points
-    meta = json.loads((HARD / f"{name}.json").read_text())
-    reading = read_board(HARD / meta["image"], "rings")
+    meta, reading = read_hard(name)
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
 def test_a_fit_a_third_of_a_triangle_off_the_points_is_moved_onto_them():
     # rings_75002: dark ring markers at every point of cream paper; the fit lay on the markers'
     # rings a third of a triangle off the points, and read the paper between them as 108 white stones
-    meta = json.loads((HARD / "rings_75002.json").read_text())
-    reading = read_board(HARD / meta["image"], "rings")
+    meta, reading = read_hard("rings_75002")
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
@@ -173,16 +172,14 @@ def test_a_crowded_board_is_judged_by_the_lines_left_in_view():
 def test_a_board_full_of_stones_is_judged_by_where_its_stones_sit():
     # 202 of 216 locations hold a stone, tilted 37 degrees: under a quarter of the circles still
     # in view line up, but the stones sit centred on the locations as no other lattice has them
-    meta = json.loads((HARD / "rings_19017.json").read_text())
-    reading = read_board(HARD / meta["image"], "rings")
+    meta, reading = read_hard("rings_19017")
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
 def test_the_engraved_numbers_tell_which_way_round_a_sage_board_lies():
     # a board on a table of its own wood: its outline cannot tell the numbered end (the fit
     # either way round scores within 0.03); the numbers in the wide margin can
-    meta = json.loads((HARD / "sage-stones_23015.json").read_text())
-    reading = read_board(HARD / meta["image"], "sage-stones")
+    meta, reading = read_hard("sage-stones_23015")
     assert reading.cells == meta["cells"]
     assert reading.orientation["certainty"] == 1.0
 
