@@ -41,6 +41,7 @@ class MarkGrid:
     steps: tuple[tuple[float, float], ...]  # lattice steps: a whole-step shift fits as well locally
     outer: np.ndarray  # lattice points just outside the marks: no mark there
     clear_sides: tuple[np.ndarray, ...]  # lattice points one step outside the sides that hold no marks
+    edge_lines: tuple[np.ndarray, ...]  # which of the points make each outermost row and column
     spacing: float  # distance between neighbouring marks
 
 
@@ -63,6 +64,11 @@ def mark_grid(game: str) -> MarkGrid | None:
             steps=((1.0, 0.0), (0.0, 1.0)),
             outer=np.array(sorted(out), np.float64),
             clear_sides=sides,
+            edge_lines=tuple(
+                np.flatnonzero(np.isclose(xy[:, axis], end))
+                for axis in (0, 1)
+                for end in (xy[:, axis].min(), xy[:, axis].max())
+            ),
             spacing=1.0,
         )
     return None
@@ -163,12 +169,13 @@ def grid_fit(
             fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
             H = _best_shift(resp, fr, H, grid)
     fr, resp = _mark_map(gray, H, layout, grid, s, SHIFT_MARGIN)
+    at_marks = _sample(resp, fr, grid.points)
     return GridFit(
         H=H,
         evidence=_evidence(resp, fr, grid),
         present=_present(resp, fr, grid.points, s),
-        weakest_side=_weakest_side(resp, fr, grid.points),
-        outside=_outside(resp, fr, grid),
+        weakest_side=_weakest_side(at_marks, grid),
+        outside=_outside(resp, fr, grid, at_marks),
     )
 
 
@@ -182,9 +189,10 @@ def placement_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, s: float
     return _evidence(resp, fr, grid)
 
 
-def _outside(resp: np.ndarray, fr: Frame, grid: MarkGrid) -> float:
-    """The strongest clear side's typical round edge, as a share of the marks' typical one."""
-    inner = float(np.median(_sample(resp, fr, grid.points))) + 1e-6
+def _outside(resp: np.ndarray, fr: Frame, grid: MarkGrid, at_marks: np.ndarray) -> float:
+    """The strongest clear side's typical round edge, as a share of the marks' typical one
+    (`at_marks`: the round edge at each mark)."""
+    inner = float(np.median(at_marks)) + 1e-6
     return max((float(np.median(_sample(resp, fr, side))) / inner for side in grid.clear_sides), default=0.0)
 
 
@@ -195,17 +203,15 @@ def _present(resp: np.ndarray, fr: Frame, pts: np.ndarray, s: float) -> float:
     return float((val > level).sum()) / len(pts)
 
 
-def _weakest_side(resp: np.ndarray, fr: Frame, pts: np.ndarray) -> float:
+def _weakest_side(at_marks: np.ndarray, grid: MarkGrid) -> float:
     """The typical round edge of the weakest outermost row or column of marks, as a share of all
     the marks' typical one.  A smaller board inside a bigger one's fit leaves whole lines at its
     sides empty (about 0.3 or less); faint marks beside strong stones, missed here and there, leave
     every side like the rest (about 1)."""
-    strength = _sample(resp, fr, pts)
-    typical = float(np.median(strength))
+    typical = float(np.median(at_marks))
     if typical <= 0:
         return 0.0
-    sides = [np.isclose(pts[:, axis], end) for axis in (0, 1) for end in (pts[:, axis].min(), pts[:, axis].max())]
-    return min(float(np.median(strength[side])) for side in sides) / typical
+    return min(float(np.median(at_marks[line])) for line in grid.edge_lines) / typical
 
 
 def _mark_map(
