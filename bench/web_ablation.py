@@ -57,11 +57,8 @@ const python = await loadPyodide();
 python.runPython("import sys; sys.version");
 document.body.dataset.ready = "1";
 """
-# python.js wrote PyScript's package's bytecode under pyscript/: without PyScript's sources that folder is a
-# namespace package which Python's path finder would return before Pyodide's JS modules, so it goes first.
 MAIN_SCRIPT = """import { loadPyodide } from "./python.js";
 const python = await loadPyodide();
-python.runPython("import shutil; shutil.rmtree('pyscript', ignore_errors=True)");
 python.registerJsModule("pyscript", { document, window });
 python.runPython(await (await fetch("./main.py")).text());
 """

@@ -6,11 +6,10 @@
 // its config and its storage were ready.
 //
 // Before Python runs, the first screen's files are written into its file system: the modules the
-// list of games needs, the chosen language's catalog (English needs none: the text is the message
-// id), and the bytecode of those modules and of PyScript's package (bytecode.bin). build.py lists
-// them in #stones-start. The engine and the rest of the page (engine.zip, ui.zip) download meanwhile
-// and are kept as bytes: controllers/later.py unpacks them when a screen first needs them, so the
-// first screen waits for no unpacking or import of theirs.
+// list of games needs and the chosen language's catalog (English needs none: the text is the
+// message id), and those modules' and PyScript's package's bytecode. build.py lists them in #stones-start. The engine and the rest of the page
+// (engine.zip, ui.zip) download meanwhile and are kept as bytes: controllers/later.py unpacks them
+// when a screen first needs them, so the first screen waits for no unpacking or import of theirs.
 import { loadPyodide as startPyodide, version } from "./pyodide/pyodide.mjs";
 
 export { version };
