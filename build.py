@@ -15,9 +15,6 @@ server: the generated service worker precaches every built file):
   stones.po` (English has none: its words are the message ids). `python.js` writes them into
   Pyodide's file system before `main.py` runs: the modules, and the chosen language's catalog
   only; another language's is fetched when it is picked,
-- `bytecode.bin`: those modules and PyScript's own `pyscript` package compiled to Python bytecode
-  by the Pyodide the page runs (`build_bytecode.mjs`, in Node.js), one after another; `python.js`
-  writes each where Python looks for it, so the first screen's imports compile nothing,
 - `engine.zip` (the rules engine, .py files only) and `ui.zip` (every page module but main.py),
   downloaded by `python.js` while Pyodide starts and unpacked when a screen beyond the first
   needs them (`controllers/later.py`); the computer players' Web Worker (`ai-worker.js`)
@@ -35,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import base64
 import hashlib
 import io
 import json
@@ -275,7 +271,6 @@ def compiled_catalogs() -> list[tuple[str, bytes]]:
 # ----- what the first screen needs, and what waits --------------------------------------------
 FIRST_SCREEN_SCRIPT = "main.py"
 LATER_BUNDLES = ("engine.zip", "ui.zip")  # downloaded as Pyodide starts, unpacked on first need
-BYTECODE_FILE = "bytecode.bin"  # the first screen's .pyc files one after another (python.js splits them)
 
 
 def top_level_imports(path: Path) -> list[str]:
@@ -316,38 +311,11 @@ def first_screen_modules() -> list[Path]:
     return sorted(found)
 
 
-def first_screen_bytecode(pyscript_core: bytes) -> list[tuple[str, bytes]]:
-    """The first screen's modules and PyScript's `pyscript` package as .pyc files (path under the page's
-    folder, bytes), compiled by Pyodide in Node.js (build_bytecode.mjs): Python takes them unchecked, so
-    the sources they were compiled from must be the ones the page writes (`pyscript_core`: PyScript's chunk)."""
-    node = shutil.which("node")
-    if node is None:
-        sys.exit("build.py: Node.js (`node`) is needed to compile the first screen's Python with Pyodide")
-    sources = {p.relative_to(WEB).as_posix(): p.read_text("utf-8") for p in first_screen_modules()}
-    request = json.dumps({"sources": sources})
-    done = subprocess.run(
-        [node, str(ROOT / "build_bytecode.mjs")], input=request, capture_output=True, text=True, cwd=ROOT
-    )
-    if done.returncode != 0:
-        sys.exit(f"build.py: build_bytecode.mjs failed:\n{done.stderr[-2000:]}")
-    answer = json.loads(done.stdout)
-    for path, text in answer["sources"].items():
-        if path not in sources and json.dumps(text, ensure_ascii=False).encode() not in pyscript_core:
-            sys.exit(f"build.py: PyScript's core chunk does not write {path} as its src/stdlib has it: stale bytecode")
-    return sorted((path, base64.b64decode(data)) for path, data in answer["bytecode"].items())
-
-
-def start_plan(catalogs: list[str], bytecode: list[tuple[str, bytes]]) -> dict[str, Any]:
+def start_plan(catalogs: list[str]) -> dict[str, Any]:
     """What python.js writes before main.py runs (paths under the page's folder), and what it keeps for later."""
     first = [p.relative_to(WEB).as_posix() for p in first_screen_modules()] + ["ui/catalogue.json"]
     by_language = {name.split("/")[1]: name for name in catalogs}
-    parts = [[path, len(data)] for path, data in bytecode]
-    return {
-        "files": first,
-        "bytecode": {"file": BYTECODE_FILE, "parts": parts},
-        "catalogs": by_language,
-        "later": list(LATER_BUNDLES),
-    }
+    return {"files": first, "catalogs": by_language, "later": list(LATER_BUNDLES)}
 
 
 def with_start_plan(index: bytes, plan: dict[str, Any]) -> bytes:
@@ -517,9 +485,7 @@ def collect(out: Path) -> dict[str, bytes]:
         sys.exit("build.py: web/index.html is missing")
     files["index.html"] = with_module_preloads(files["index.html"], pyscript_start_modules(files))
     files["index.html"] = with_start_words(files["index.html"])
-    bytecode = first_screen_bytecode(files[f"pyscript/{pyscript_core_chunk(files)}"])
-    files[BYTECODE_FILE] = b"".join(data for _, data in bytecode)
-    files["index.html"] = with_start_plan(files["index.html"], start_plan([name for name, _ in catalogs], bytecode))
+    files["index.html"] = with_start_plan(files["index.html"], start_plan([name for name, _ in catalogs]))
     files["index.html"] = with_inline_config(files["index.html"])
     files["manifest.webmanifest"] = manifest()
     files["icon-192.png"] = draw_icon(192)
@@ -527,17 +493,12 @@ def collect(out: Path) -> dict[str, bytes]:
     return files
 
 
-def pyscript_core_chunk(files: dict[str, bytes]) -> str:
-    """The name of PyScript's core chunk, the one its core.js imports (the name carries a hash per release)."""
-    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
-    if core is None:
-        sys.exit("build.py: PyScript's core.js imports no core-*.js chunk: update build.py for this release")
-    return core.group(1).decode()
-
-
 def pyscript_start_modules(files: dict[str, bytes]) -> list[str]:
     """PyScript's chunks loaded at every start: the one core.js imports, and the plugins it imports."""
-    names = [pyscript_core_chunk(files)]
+    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
+    if core is None:
+        return []
+    names = [core.group(1).decode()]
     for found in re.finditer(rb'import\("\./([\w-]+\.js)"\)', files[f"pyscript/{names[0]}"]):
         name = found.group(1).decode()
         if name.rsplit("-", 1)[0] in PYSCRIPT_START_PLUGINS:
@@ -563,7 +524,7 @@ def check_no_remote_urls(files: dict[str, bytes]) -> list[str]:
     """Our own files must name no remote URL; vendor files only carry unused CDN defaults."""
     problems, vendor = [], 0
     for name, data in files.items():
-        if name.endswith((".png", ".wasm", ".zip")) or name == BYTECODE_FILE:  # binary; its sources are checked
+        if name.endswith((".png", ".wasm", ".zip")):
             continue
         urls = [u for u in set(URL_RE.findall(data)) if not u.startswith(URL_ALLOWED)]
         if not urls:

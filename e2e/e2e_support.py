@@ -23,7 +23,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-SOURCES = ("build.py", "build_bytecode.mjs", "package-lock.json", "package.json", "web", "engine")
+SOURCES = ("build.py", "package-lock.json", "package.json", "web", "engine")
 READY_TIMEOUT = 60_000  # ms: Pyodide needs 3–8 s on two busy cores
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}

@@ -51,41 +51,6 @@ def test_the_first_screen_waits_for_nothing_it_does_not_show(page, base_url) -> 
     page.wait_for_selector("#setup")
 
 
-# Run in the page's Python once it is ready: for each module the first screen imported (ours and PyScript's
-# package's files; the JS modules registered under its name are none), whether Python found its bytecode, built for exactly the source it has (an unchecked hash .pyc).
-FOUND_COMPILED = """
-import importlib.util, sys
-from pathlib import Path
-
-def compiled(name):
-    spec = sys.modules[name].__spec__
-    pyc = Path(spec.cached).read_bytes() if spec.cached and Path(spec.cached).exists() else b""
-    return pyc[4:8] == (1).to_bytes(4, "little") and pyc[8:16] == importlib.util.source_hash(Path(spec.origin).read_bytes())
-
-def from_a_file(module):
-    return getattr(getattr(module, "__spec__", None), "has_location", False)
-
-pyscript = [name for name, module in sys.modules.items() if name.split(".")[0] == "pyscript" and from_a_file(module)]
-{name: compiled(name) for name in [*FIRST_SCREEN, *pyscript]}
-"""
-
-
-def test_the_first_screen_imports_compile_nothing(page, base_url) -> None:
-    """Issue 20, item 16: Pyodide compiles a module from source on every start; the first screen's modules and
-    PyScript's package come compiled (bytecode.bin), and Python takes that bytecode, built for their sources."""
-    open_app(page, base_url)
-    found = page.evaluate(
-        """async (code) => {
-            const python = await (await import("./python.js")).loadPyodide();  // the one started, as PyScript has it
-            python.globals.set("FIRST_SCREEN", python.toPy(window.stonesStartModules));
-            return python.runPython(code).toJs({ dict_converter: Object.fromEntries });
-        }""",
-        FOUND_COMPILED,
-    )
-    assert "ui.home" in found and "pyscript.context" in found, found
-    assert [name for name, ok in found.items() if not ok] == []
-
-
 def test_pyscript_fetches_no_config(page, base_url) -> None:
     """Issue 20, item 16: PyScript's config is on the page (index.html's script tag), not a file fetched first."""
     open_app(page, base_url)

@@ -8,7 +8,6 @@ screens come as zips unpacked on first need.
 
 from __future__ import annotations
 
-import _imp
 import io
 import json
 import re
@@ -98,36 +97,3 @@ def test_the_later_zips_hold_the_engine_and_every_page_module_but_no_words(built
     assert not [name for name in names if not name.endswith(".py")], "catalogs and the catalogue are files of their own"
     with zipfile.ZipFile(io.BytesIO(built["engine.zip"])) as engine:
         assert "engine/__init__.py" in engine.namelist()
-
-
-def pyscript_package_sources() -> dict[str, bytes]:
-    """PyScript's `pyscript` package as its core chunk writes it at start-up (its src/stdlib artifact, a JS object)."""
-    artifact = (build.NODE_MODULES / "@pyscript/core/src/stdlib/pyscript.js").read_text("utf-8")
-    tree = json.loads(artifact[artifact.index("{") : artifact.rindex("}") + 1])
-    return {f"pyscript/{name}": text.encode() for name, text in tree["pyscript"].items()}
-
-
-def test_the_first_screens_imports_come_compiled_for_the_python_that_runs_them(built: dict[str, bytes]) -> None:
-    """Issue 20, item 16: Pyodide compiles a module from its source on every start unless its bytecode is there.
-    The first screen's modules and PyScript's package come compiled, each .pyc where Python looks for it and
-    taken unchecked (PyScript rewrites its sources at every start), so each must hold the hash of exactly
-    the source the page writes."""
-    plan = start_plan(built)
-    parts = plan["bytecode"]["parts"]
-    assert sum(size for _, size in parts) == len(built[plan["bytecode"]["file"]])
-    sources = {name: built[name] for name in plan["files"] if name.endswith(".py")} | pyscript_package_sources()
-    core = built[f"pyscript/{build.pyscript_core_chunk(built)}"]
-    offset, compiled = 0, set()
-    for path, size in parts:
-        pyc = built[plan["bytecode"]["file"]][offset : offset + size]
-        offset += size
-        folder, _, name = path.rpartition("/__pycache__/")
-        source_path = f"{folder}/{name.split('.')[0]}.py"
-        source = sources[source_path]
-        assert source_path.startswith("pyscript/") or source == built[source_path]
-        assert json.dumps(source.decode(), ensure_ascii=False).encode() in core or not path.startswith("pyscript/")
-        magic, flags = pyc[:4], int.from_bytes(pyc[4:8], "little")
-        assert magic.endswith(b"\r\n") and flags == 0b01, f"{path}: not an unchecked hash-based .pyc"
-        assert pyc[8:16] == _imp.source_hash(int.from_bytes(magic, "little"), source), f"{path} is stale"
-        compiled.add(source_path)
-    assert compiled == set(sources), set(sources) ^ compiled

@@ -7,7 +7,7 @@
 //
 // Before Python runs, the first screen's files are written into its file system: the modules the
 // list of games needs and the chosen language's catalog (English needs none: the text is the
-// message id), and those modules' and PyScript's package's bytecode. build.py lists them in #stones-start. The engine and the rest of the page
+// message id). build.py lists them in #stones-start. The engine and the rest of the page
 // (engine.zip, ui.zip) download meanwhile and are kept as bytes: controllers/later.py unpacks them
 // when a screen first needs them, so the first screen waits for no unpacking or import of theirs.
 import { loadPyodide as startPyodide, version } from "./pyodide/pyodide.mjs";
@@ -46,19 +46,12 @@ const firstScreen = Promise.all([
   // a catalog that cannot be had leaves the words English (ui/i18n.py), it does not stop the page
   ...(catalog ? [download(catalog).then((bytes) => [catalog, bytes], () => null)] : []),
 ]);
-// The first screen's modules and PyScript's package compiled by build.py, one after another: split
-// here and written where Python looks for each module's bytecode, so their imports compile nothing.
-const bytecode = start.bytecode ? download(start.bytecode.file).then((bytes) => {
-  let offset = 0;
-  return start.bytecode.parts.map(([path, size]) => [path, bytes.subarray(offset, (offset += size))]);
-}) : [];
 const later = Promise.all((start.later || []).map(async (path) => [path, await download(path)]));
 
 // What PyScript calls: its output handlers are the only options that matter here (the rest only
 // say where Pyodide is, and it is started already).
 export async function loadPyodide({ stdout, stderr } = {}) {
-  const [python, screen, compiled, bundles] = await Promise.all([pyodide, firstScreen, bytecode, later]);
-  const files = [...screen, ...compiled];
+  const [python, files, bundles] = await Promise.all([pyodide, firstScreen, later]);
   if (stdout) python.setStdout({ batched: stdout });
   if (stderr) python.setStderr({ batched: stderr });
   const home = python.FS.cwd();
