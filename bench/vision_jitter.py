@@ -18,9 +18,6 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -28,15 +25,7 @@ from vision.errors import VisionError  # noqa: E402
 from vision.io import read_image  # noqa: E402
 from vision.layouts import GAMES, get_layout, misread  # noqa: E402
 from vision import pipeline  # noqa: E402
-from vision.pipeline import nudged_fits, read_board, read_cells  # noqa: E402
-
-
-def true_fit(meta: dict) -> np.ndarray:
-    """The homography that puts the board's locations where the generator drew them."""
-    layout = get_layout(meta["game"])
-    seen = np.array([meta["cell_px"][pid] for pid in layout.ids], np.float64)
-    fit, _ = cv2.findHomography(layout.xy.astype(np.float64), seen)
-    return fit
+from vision.pipeline import nudged_fits, read_board, read_cells, true_fit  # noqa: E402
 
 
 def steadiness(photo: Path, meta: dict, px: float, count: int, found: bool) -> dict:

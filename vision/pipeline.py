@@ -193,6 +193,14 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
     return labels, conf
 
 
+def true_fit(meta: dict) -> np.ndarray:
+    """The fit that puts the board's locations where a generated photo's ground truth (`cell_px`) has them."""
+    layout = get_layout(meta["game"])
+    seen = np.array([meta["cell_px"][pid] for pid in layout.ids], np.float64)
+    fit, _ = cv2.findHomography(layout.xy.astype(np.float64), seen)
+    return fit
+
+
 def nudged_fits(H: np.ndarray, layout: Layout, px: float, count: int, seed: int = 0) -> list[np.ndarray]:
     """`count` fits each moved from `H` by at most `px` pixels at every corner of the board's
     outline (each corner its own random way): what a fit found again on the same photo may
