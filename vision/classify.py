@@ -401,10 +401,10 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
         groups = (cells[~side], cells[side])
         others = [m for m in range(1, P.shape[1]) if m != c]
         share = np.array([[P[g, m].mean() for m in others] for g in groups])  # group x other colour
-        for k in (0, 1):  # a colour whose cells look like the other group is not this group's
-            for j, m in enumerate(others):
-                if not _looks_like(colour, np.flatnonzero(best == m), groups[k], groups[1 - k]):
-                    share[k, j] = 0.0
+        for mine, other in ((0, 1), (1, 0)):  # a colour whose cells look like the other group is not this one's
+            for col, m in enumerate(others):
+                if not _looks_like(colour, np.flatnonzero(best == m), groups[mine], groups[other]):
+                    share[mine, col] = 0.0
         k, j = np.unravel_index(int(np.argmax(share)), share.shape)
         if share[k, j] >= SPLIT_VOTES and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
             best[groups[k]] = others[j]
