@@ -406,7 +406,9 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
                 if not _looks_like(colour, np.flatnonzero(best == m), groups[mine], groups[other]):
                     share[mine, col] = 0.0
         k, j = np.unravel_index(int(np.argmax(share)), share.shape)
-        if share[k, j] >= SPLIT_VOTES and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
+        # a colour read already is handed on only where the forest leans to it as to a choice of its own
+        least = SPLIT_VOTES if not np.any(best == others[j]) else PLAUSIBLE
+        if share[k, j] >= least and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
             best[groups[k]] = others[j]
     return best
 

@@ -108,6 +108,15 @@ def test_a_colour_already_on_the_photo_is_not_handed_to_a_group_unlike_its_cells
     assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18 + [RED] * 3
 
 
+def test_a_colour_read_already_is_not_handed_on_by_a_faint_lean():
+    # ten dark red stones and eight orange ones read orange, three stray cells read red that look
+    # like the dark red group: the forest gives that group a twentieth of its votes for red, too
+    # faint a lean to rename ten stones after three strays
+    F = coloured([DARK_RED] * 10 + [BRIGHT_ORANGE] * 8 + [DARK_RED] * 3)
+    P = np.array([[0.0, 0.06, 0.94]] * 10 + [[0.0, 0.01, 0.99]] * 8 + [[0.0, 0.6, 0.4]] * 3)
+    assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18 + [RED] * 3
+
+
 # three-stones' columns: empty, black, white, clear; clear glass over dark wood shows the wood
 # darkened, far from a white stone's colour
 BLACK3, WHITE3, CLEAR3 = 1, 2, 3
