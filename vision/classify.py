@@ -375,9 +375,20 @@ def _two_groups(x: np.ndarray) -> np.ndarray | None:
     return side if apart >= SPLIT_APART and apart >= SPLIT_TIGHT * spread else None
 
 
+def _looks_like(colour: np.ndarray, of: np.ndarray, group: np.ndarray, other: np.ndarray) -> bool:
+    """Whether the cells `of` a colour are nearer in colour to the `group` than to the `other`
+    group (a colour no cell has yet is near any)."""
+    if not len(of):
+        return True
+    mine = np.median(colour[of], 0)
+    return bool(np.linalg.norm(mine - colour[group].mean(0)) < np.linalg.norm(mine - colour[other].mean(0)))
+
+
 def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.ndarray:
-    """Class per cell, after a colour no cell has is given to the one of two distinct groups of
-    another colour's cells that the forest leans towards it."""
+    """Class per cell, after one of two distinct groups of a colour's cells that the forest leans
+    towards another colour is given that colour, when it has no cells yet or its cells look like
+    that group (clear glass over dark wood read white beside the white stones, while the few
+    clear stones read clear look like the group, not like the white stones)."""
     best = best.copy()
     colour = _stone_colours(feats)
     for c in range(1, P.shape[1]):
@@ -388,13 +399,17 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
         if side is None:
             continue
         groups = (cells[~side], cells[side])
-        missing = [m for m in range(1, P.shape[1]) if m != c and not np.any(best == m)]
-        if not missing:
-            continue
-        share = np.array([[P[g, m].mean() for m in missing] for g in groups])  # group x missing colour
+        others = [m for m in range(1, P.shape[1]) if m != c]
+        share = np.array([[P[g, m].mean() for m in others] for g in groups])  # group x other colour
+        for mine, other in ((0, 1), (1, 0)):  # a colour whose cells look like the other group is not this one's
+            for col, m in enumerate(others):
+                if not _looks_like(colour, np.flatnonzero(best == m), groups[mine], groups[other]):
+                    share[mine, col] = 0.0
         k, j = np.unravel_index(int(np.argmax(share)), share.shape)
-        if share[k, j] >= SPLIT_VOTES and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
-            best[groups[k]] = missing[j]
+        # a colour read already is handed on only where the forest leans to it as to a choice of its own
+        least = SPLIT_VOTES if not np.any(best == others[j]) else PLAUSIBLE
+        if share[k, j] >= least and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
+            best[groups[k]] = others[j]
     return best
 
 

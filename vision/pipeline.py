@@ -163,10 +163,7 @@ def read_board(source, game: str) -> Reading:
     rad_px = min(np.linalg.norm(stone[1] - stone[0]), np.linalg.norm(stone[2] - stone[0]))
     if rad_px < MIN_STONE_PX:
         raise VisionError(f"board too small in the photo (stones ~{rad_px:.0f} px across): move closer", "too_small")
-    feats, aux = cell_features(img, H, layout)
-    labels, conf = classify(feats, layout)
-    if len(layout.palette) > 3:  # many-colour sets: one name per physical colour
-        labels, conf = harmonize(labels, conf, feats)
+    labels, conf = read_cells(img, H, layout)
     if layout.oriented:  # a cell is read no surer than the way round it is read in
         conf = [min(c, orientation["certainty"]) for c in conf]
     if det.evidence < SURE_FIT.get(game, 0.0) or off_the_points(img, H, layout):  # nor surer than its fit
@@ -184,6 +181,40 @@ def read_board(source, game: str) -> Reading:
         H=H,
         image=img,
     )
+
+
+def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str | None], list[float]]:
+    """Each location's class and confidence on the fit `H` (board units -> pixels), before the
+    fit's own doubts (its way round, its evidence) cap the confidence."""
+    feats, _ = cell_features(img, H, layout)
+    labels, conf = classify(feats, layout)
+    if len(layout.palette) > 3:  # many-colour sets: one name per physical colour
+        return harmonize(labels, conf, feats)
+    return labels, conf
+
+
+def true_fit(meta: dict) -> np.ndarray:
+    """The fit that puts the board's locations where a generated photo's ground truth (`cell_px`) has them."""
+    layout = get_layout(meta["game"])
+    seen = np.array([meta["cell_px"][pid] for pid in layout.ids], np.float64)
+    fit, _ = cv2.findHomography(layout.xy.astype(np.float64), seen)
+    return fit
+
+
+def nudged_fits(H: np.ndarray, layout: Layout, px: float, count: int, seed: int = 0) -> list[np.ndarray]:
+    """`count` fits each moved from `H` by at most `px` pixels at every corner of the board's
+    outline (each corner its own random way): what a fit found again on the same photo may
+    differ by, to see whether a reading holds still under it."""
+    rng = np.random.default_rng(seed)
+    corners = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), H).reshape(-1, 2)
+    fits = []
+    for _ in range(count):
+        angle = rng.uniform(0, 2 * np.pi, len(corners))
+        step = px * np.sqrt(rng.uniform(0, 1, len(corners)))  # evenly over the disc of radius px
+        moved = corners + step[:, None] * np.stack([np.cos(angle), np.sin(angle)], 1)
+        fit, _ = cv2.findHomography(layout.outline.astype(np.float64), moved.astype(np.float64))
+        fits.append(fit)
+    return fits
 
 
 def off_the_points(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:

@@ -19,6 +19,7 @@ import numpy as np
 from .tuning import (
     PRESENCE_APART,
     PRESENCE_DOUBT,
+    PRESENCE_FLAT_NOISE,
     PRESENCE_FOOT_HIDDEN,
     PRESENCE_FOOT_SHOWN,
     PRESENCE_MIN,
@@ -88,10 +89,16 @@ def look_groups(x: np.ndarray) -> np.ndarray | None:
 
 
 def lit_side(rows: np.ndarray, names: list[str]) -> np.ndarray:
-    """The mean of the rows' lit sides (the side their shadow is away from): as long as 1 when
-    they all agree, as the stones under one photo's light do; the board's edge, a table's pattern
-    or a neighbour's shadow darkens a ring on any side."""
-    return rows[:, [names.index("lit_x"), names.index("lit_y")]].astype(np.float64).mean(0)
+    """The mean of the rows' lit sides (the side their shadow is away from), each weighed by how
+    strong its shadow is: as long as 1 when they all agree, as the stones under one photo's light
+    do; the board's edge, a table's pattern or a neighbour's shadow darkens a ring on any side.  A
+    stone whose shadow falls on its neighbour shows almost none, and its side says next to nothing:
+    weighed alike it would turn the whole group's answer on whether it is counted among them."""
+    sides = rows[:, [names.index("lit_x"), names.index("lit_y")]].astype(np.float64)
+    strength = np.maximum(rows[:, names.index("shadow")].astype(np.float64), 0.0)
+    if strength.sum() <= 0:
+        return sides.mean(0)
+    return (sides * strength[:, None]).sum(0) / strength.sum()
 
 
 def lit_alike(rows: np.ndarray, stones: np.ndarray, names: list[str]) -> bool:
@@ -133,10 +140,16 @@ def stones_among(rows: np.ndarray, empty_share: np.ndarray, names: list[str]) ->
 def is_raised(stones: np.ndarray, flat: np.ndarray, read: np.ndarray, names: list[str], lines_meet: bool) -> bool:
     """Whether the `stones` rows stand up from the board where the `flat` rows do not: a clearly
     stronger cast shadow, all on one side (that of the stones `read` already), or, where drawn
-    lines meet at the locations (`lines_meet`), the lines the flat group shows at its foot hidden."""
+    lines meet at the locations (`lines_meet`), the lines the flat group shows at its foot hidden.
+    Clearly stronger is measured against the flat group's own noise: on a quiet board (printed
+    discs on felt, where nearly no flat cell shows any shadow) a stone's shadow of 5 stands as
+    clear as one of 6 beside drawn lines, and a fixed floor between them turned a whole photo's
+    reading on which stones a sub-pixel move of the fit let the forest read."""
     shadow = names.index("shadow")
     s_stones, s_flat = float(np.median(stones[:, shadow])), float(np.median(flat[:, shadow]))
-    shadowed = s_stones >= max(PRESENCE_SHADOW_GAIN * s_flat, PRESENCE_SHADOW_MIN) and lit_alike(stones, read, names)
+    noise = PRESENCE_SHADOW_GAIN * float(np.percentile(flat[:, shadow], PRESENCE_FLAT_NOISE))
+    floor = min(PRESENCE_SHADOW_MIN, noise)
+    shadowed = s_stones >= max(PRESENCE_SHADOW_GAIN * s_flat, floor) and lit_alike(stones, read, names)
     return shadowed or (lines_meet and hides_lines(stones, flat, names))
 
 

@@ -100,10 +100,36 @@ def test_one_colour_in_two_lights_stays_one_colour():
     assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18
 
 
-def test_a_colour_already_on_the_photo_is_not_handed_out_again():
-    F = coloured([DARK_RED] * 10 + [BRIGHT_ORANGE] * 8 + [DARK_RED] * 3)
+def test_a_colour_already_on_the_photo_is_not_handed_to_a_group_unlike_its_cells():
+    # the three cells read red look like the bright orange group, not the darker one: red is no
+    # name for the darker group
+    F = coloured([DARK_RED] * 10 + [BRIGHT_ORANGE] * 8 + [BRIGHT_ORANGE] * 3)
     P = np.array([[0.0, 0.2, 0.8]] * 10 + [[0.0, 0.01, 0.99]] * 8 + [[0.0, 0.9, 0.1]] * 3)
     assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18 + [RED] * 3
+
+
+def test_a_colour_read_already_is_not_handed_on_by_a_faint_lean():
+    # ten dark red stones and eight orange ones read orange, three stray cells read red that look
+    # like the dark red group: the forest gives that group a twentieth of its votes for red, too
+    # faint a lean to rename ten stones after three strays
+    F = coloured([DARK_RED] * 10 + [BRIGHT_ORANGE] * 8 + [DARK_RED] * 3)
+    P = np.array([[0.0, 0.06, 0.94]] * 10 + [[0.0, 0.01, 0.99]] * 8 + [[0.0, 0.6, 0.4]] * 3)
+    assert split_lookalikes(P.argmax(1), P, F).tolist() == [ORANGE] * 18 + [RED] * 3
+
+
+# three-stones' columns: empty, black, white, clear; clear glass over dark wood shows the wood
+# darkened, far from a white stone's colour
+BLACK3, WHITE3, CLEAR3 = 1, 2, 3
+PALE_WHITE = np.array([88.0, -22.0, -12.0])
+GLASS_ON_MAHOGANY = np.array([39.0, -19.0, -20.0])
+
+
+def test_clear_stones_read_white_join_the_clear_stones_they_look_like():
+    # twelve white stones, four clear ones the forest leans white on (a third of its votes
+    # clear) and two it reads clear, all four a tight group of their own beside the whites
+    F = coloured([PALE_WHITE] * 12 + [GLASS_ON_MAHOGANY] * 4 + [GLASS_ON_MAHOGANY] * 2)
+    P = np.array([[0.15, 0.0, 0.83, 0.02]] * 12 + [[0.02, 0.03, 0.6, 0.35]] * 4 + [[0.02, 0.02, 0.36, 0.6]] * 2)
+    assert split_lookalikes(P.argmax(1), P, F).tolist() == [WHITE3] * 12 + [CLEAR3] * 6
 
 
 def test_one_loose_group_of_a_colour_is_not_split():
