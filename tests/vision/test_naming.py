@@ -39,6 +39,17 @@ def votes(*rows: tuple[dict[int, float], int]) -> np.ndarray:
     return np.array(out)
 
 
+def body(colours: np.ndarray, **looks: list[float]) -> tuple[np.ndarray, list[str]]:
+    """Each cell's features (as `classify.cell_features` names them): its colour, and the values of
+    `looks` (a feature's name: one value per cell), the rest 0."""
+    names = feature_names()
+    feats = np.zeros((len(colours), len(names)), np.float32)
+    feats[:, :3] = colours
+    for name, values in looks.items():
+        feats[:, names.index(name)] = values
+    return feats, names
+
+
 def test_cells_of_one_colour_are_one_group_and_two_colours_never_meet():
     colours = cells((BOARD, 30), (BLUE_STONE, 12), (RED_STONE, 9))
     groups = colour_groups(colour_space(colours))
@@ -142,11 +153,11 @@ def test_stones_of_the_boards_own_colour_are_told_from_its_empty_points_by_the_l
     # leans empty on; the stones hide the circles crossing at their foot, which the empty points show
     board, stone = (14.0, 19.0, 13.0), (16.0, 21.0, 12.0)
     colours = cells((board, 60), (stone, 12), (BLUE_STONE, 10))
-    names = feature_names()
-    feats = np.zeros((len(colours), len(names)), np.float32)
-    feats[:, :3] = colours
-    for name, empty_point, red_stone, blue_stone in (("shadow", 1.7, 4.6, 6.0), ("foot_ink", 1.5, 0.15, 0.1)):
-        feats[:, names.index(name)] = [empty_point] * 60 + [red_stone] * 12 + [blue_stone] * 10
+    feats, names = body(
+        colours,
+        shadow=[1.7] * 60 + [4.6] * 12 + [6.0] * 10,
+        foot_ink=[1.5] * 60 + [0.15] * 12 + [0.1] * 10,
+    )
     feats[:, names.index("foot_ink")] += np.random.default_rng(1).normal(0, 0.05, len(colours))
     P = votes(({EMPTY: 0.85}, 60), ({EMPTY: 0.55, RED: 0.35}, 12), ({BLUE: 0.9}, 10))
     assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 72 + [BLUE] * 10
@@ -208,10 +219,7 @@ def test_two_empty_looks_of_which_one_hides_the_lines_are_checked():
     # show the circles crossing at their foot, the stones hide them: every cell of both is checked
     points, stones = (70.0, 2.0, 12.0), (62.0, 0.0, 2.0)
     colours = cells((points, 60), (stones, 20), (RED_STONE, 10))
-    names = feature_names()
-    feats = np.zeros((len(colours), len(names)), np.float32)
-    feats[:, :3] = colours
-    feats[:, names.index("foot_ink")] = [1.5] * 60 + [0.1] * 20 + [0.1] * 10
+    feats, names = body(colours, foot_ink=[1.5] * 60 + [0.1] * 20 + [0.1] * 10)
     P = votes(({EMPTY: 0.8}, 60), ({EMPTY: 0.9}, 20), ({RED: 0.9}, 10))
     named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
     assert named.best.tolist() == [EMPTY] * 80 + [RED] * 10
