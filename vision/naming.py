@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .presence import hides_lines, stones_among
+from .presence import stones_among
 
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
 GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
@@ -343,23 +343,7 @@ def name_by_groups(
     names, hued = by_hue(names, centres, sizes, classes)
     margins[hued] = 0.0  # named against the forest's votes: checked
     misfits = colour_doubts(names, medians, classes)
-    if body is not None:
-        misfits |= two_empty_looks(groups, names, *body)
     for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k
         doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN) | misfit
     return Naming(best, doubted)
-
-
-def two_empty_looks(groups: list[np.ndarray], names: list[int], feats: np.ndarray, columns: list[str]) -> np.ndarray:
-    """Per group, whether it is named empty beside another group named empty of which one hides the
-    drawn lines the other shows at its foot (`presence.hides_lines`): one of them is stones, and
-    which is for a person to say (Blender rings_b101004: blue stones the forest read empty were
-    taken for the board's empty look, the empty points beside them named empty too)."""
-    empty = [g for g, k in enumerate(names) if k == EMPTY]
-    doubted = np.zeros(len(groups), bool)
-    for a in empty:
-        for b in empty:
-            if a != b and hides_lines(feats[groups[a]], feats[groups[b]], columns):
-                doubted[[a, b]] = True
-    return doubted

@@ -211,19 +211,3 @@ def test_a_group_is_named_by_its_colour_with_the_light_taken_out():
     named = name_by_groups(P, P, colours, COLUMNS)
     assert named.best.tolist() == [EMPTY] * 40 + [WHITE] * 12 + [BLACK] * 12 + [BLUE] * 12 + [ORANGE] * 12
     assert named.doubted[76:].all() and not named.doubted[:76].any()
-
-
-def test_two_empty_looks_of_which_one_hides_the_lines_are_checked():
-    # frosted blue stones the forest reads empty, bluish beside the empty points: two groups named
-    # empty, and the one the forest leans empty on most is taken for the board; the empty points
-    # show the circles crossing at their foot, the stones hide them: every cell of both is checked
-    points, stones = (70.0, 2.0, 12.0), (62.0, 0.0, 2.0)
-    colours = cells((points, 60), (stones, 20), (RED_STONE, 10))
-    feats, names = body(colours, foot_ink=[1.5] * 60 + [0.1] * 20 + [0.1] * 10)
-    P = votes(({EMPTY: 0.8}, 60), ({EMPTY: 0.9}, 20), ({RED: 0.9}, 10))
-    named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
-    assert named.best.tolist() == [EMPTY] * 80 + [RED] * 10
-    assert named.doubted[:80].all() and not named.doubted[80:].any()
-    # the same board with the stones' foot showing the lines too: one empty look, nothing checked
-    feats[60:80, names.index("foot_ink")] = 1.5
-    assert not name_by_groups(P, P, colours, COLUMNS, (feats, names)).doubted.any()
