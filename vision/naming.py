@@ -35,6 +35,7 @@ SPLIT_APART = 5.0  # ... when the parts' colours stand this far apart: one look 
 # dots, some read red) is the forest's doubt, and the group is named as one
 HUE_SAME_DEG = 12.0  # hue angle (a, b) within which two clearly coloured groups may be one colour: red
 # and orange stones stand 20 degrees or more apart on one photo, one colour's shades within 11 (dev seed 75)
+HUE_APART_DEG = 20.0  # hue angle past which two clearly coloured groups are two colours, however near
 HUE_CHROMA = 15.0  # chroma (a, b) from which a group's hue is clear: black, white and clear have none
 HUELESS = ("black", "white", "clear")  # stone colours with no hue of their own (clear shows the board's)
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
@@ -53,6 +54,10 @@ LIGHT_FLOOR = 0.004  # linear light added before a log: a black stone's colour i
 # the light-balanced colour of a group fits another name better than its own by this much (log units,
 # a fifth of the way from red to orange, 2.3 apart): the name is checked by a person
 COLOUR_DOUBT = 0.5
+LIGHT_FROM = 1  # other stone groups it takes to say what the light is
+# log-evidence per cell one log unit of light-balanced misfit costs a name (dev seeds 75-83: 0.3 named two
+# groups of orange read red; 1.0 renamed a blue paper board's stones)
+LIGHT_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -157,15 +162,30 @@ def _best_naming(
     return found[0], found[1]
 
 
-def one_hue(centres: np.ndarray) -> np.ndarray:
-    """Per pair of groups (`colour_space` centres), whether both are clearly coloured and of one hue:
-    one colour's glass stones, thick or thin, lit or shaded, vary in lightness and strength of
-    colour but not in hue, so two such groups may share a name however far apart."""
+def _hues(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair of groups (`colour_space` centres): whether both are clearly coloured, and the
+    angle between their hues (radians)."""
     chroma = np.hypot(centres[:, 1], centres[:, 2])
     hue = np.arctan2(centres[:, 2], centres[:, 1])
     turn = np.abs(np.angle(np.exp(1j * (hue[:, None] - hue[None]))))
     coloured = chroma >= HUE_CHROMA
-    return coloured[:, None] & coloured[None] & (turn < np.radians(HUE_SAME_DEG))
+    return coloured[:, None] & coloured[None], turn
+
+
+def one_hue(centres: np.ndarray) -> np.ndarray:
+    """Per pair of groups (`colour_space` centres), whether both are clearly coloured and of one hue:
+    one colour's glass stones, thick or thin, lit or shaded, vary in lightness and strength of
+    colour but not in hue, so two such groups may share a name however far apart."""
+    coloured, turn = _hues(centres)
+    return coloured & (turn < np.radians(HUE_SAME_DEG))
+
+
+def two_hues(centres: np.ndarray) -> np.ndarray:
+    """Per pair of groups, whether both are clearly coloured and their hues stand `HUE_APART_DEG`
+    apart: two colours of the set however near in colour (dark orange glass beside red under a
+    lamp, 12 apart, which one light's shades of one colour never are)."""
+    coloured, turn = _hues(centres)
+    return coloured & (turn >= np.radians(HUE_APART_DEG))
 
 
 def by_hue(
@@ -194,21 +214,31 @@ def empty_look(evidence: np.ndarray, sizes: np.ndarray) -> int:
 
 
 def name_groups(
-    evidence: np.ndarray, centres: np.ndarray, sizes: np.ndarray, stones: np.ndarray | None = None
+    evidence: np.ndarray,
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    stones: np.ndarray | None = None,
+    misfit: np.ndarray | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
     gives the group another class).  The empty points are one look (`empty_look`), and only groups
-    near it in colour may be empty as well, unless `stones` (bool per group) says they stand up."""
+    near it in colour may be empty as well, unless `stones` (bool per group) says they stand up.
+    With `misfit` (per group and class, in evidence per cell) the names are chosen on the evidence
+    less the misfit, and a name stands only as clearly as it wins on both."""
     main = empty_look(evidence, sizes)
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    apart, family = (between >= DISTINCT_APART) & ~one_hue(centres), between[main] < EMPTY_FAMILY
+    apart = ((between >= DISTINCT_APART) | two_hues(centres)) & ~one_hue(centres)
+    family = between[main] < EMPTY_FAMILY
     if stones is not None:
         family &= ~stones
-    best_score, best_names = _best_naming(evidence, apart, family, main)
-    margins = np.empty(len(evidence))
-    for g, k in enumerate(best_names):
-        other, _ = _best_naming(evidence, apart, family, main, banned=(g, k))
-        margins[g] = (best_score - other) / sizes[g]
+    weighed = [evidence] if misfit is None else [evidence - sizes[:, None] * misfit, evidence]
+    _, best_names = _best_naming(weighed[0], apart, family, main)
+    margins = np.full(len(evidence), np.inf)
+    for scores in weighed:
+        total = float(scores[np.arange(len(scores)), best_names].sum())
+        for g, k in enumerate(best_names):
+            other, _ = _best_naming(scores, apart, family, main, banned=(g, k))
+            margins[g] = min(margins[g], (total - other) / sizes[g])
     return best_names, margins
 
 
@@ -229,22 +259,43 @@ def _named_log_light(classes: list[str]) -> dict[int, np.ndarray]:
     return dict(zip(columns, _log_light(lab)))
 
 
-def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
-    """Per group (`lab`: its median colour), whether another colour name fits it clearly better than
-    its own once the light is taken out: the light is the shift (in log linear RGB) that carries the
-    *other* groups' named colours onto theirs, so one misnamed group cannot hide its own error."""
+def light_misfits(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
+    """Per group (`lab`: its median colour) and class, how much worse the class's named colour fits
+    the group than the best-fitting named colour once the light is taken out (log linear RGB; 0 for
+    a class with no named colour).  The light is the shift that carries the *other* stone groups'
+    named colours onto theirs, so one misnamed group cannot hide its own error; a group with fewer
+    than `LIGHT_FROM` others to take it from gets no misfit."""
     named = _named_log_light(classes)
     seen = _log_light(lab)
-    doubts = np.zeros(len(names), bool)
+    misfit = np.zeros((len(names), len(classes)))
     stones = [g for g, k in enumerate(names) if k in named]
-    for g in stones:
+    for g in range(len(names)):
         others = [h for h in stones if h != g]
-        if not others:
+        if len(others) < LIGHT_FROM:
             continue
         light = np.median([seen[h] - named[names[h]] for h in others], axis=0)
-        misfit = {k: float(np.linalg.norm(seen[g] - light - ref)) for k, ref in named.items()}
-        doubts[g] = misfit[names[g]] - min(misfit.values()) > COLOUR_DOUBT
-    return doubts
+        for k, ref in named.items():
+            misfit[g, k] = np.linalg.norm(seen[g] - light - ref)
+        misfit[g, list(named)] -= misfit[g, list(named)].min()
+    return misfit
+
+
+def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
+    """Per group, whether another colour name fits it clearly better than its own once the light
+    is taken out (`light_misfits`)."""
+    misfit = light_misfits(names, lab, classes)
+    return misfit[np.arange(len(names)), names] > COLOUR_DOUBT
+
+
+def light_penalty(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
+    """Per group and class, what the light-balanced misfit (`light_misfits`, from the light that
+    `names` imply) costs a name, in evidence per cell: under a lamp the forest reads orange glass
+    red, while with the light taken out the group fits orange.  A class with no named colour
+    (empty, clear) costs what the group's present name does, so the light moves no group to it."""
+    misfit = LIGHT_WEIGHT * light_misfits(names, lab, classes)
+    plain = [k for k, c in enumerate(classes) if c not in NAMED_COLOURS]
+    misfit[:, plain] = misfit[np.arange(len(names)), names][:, None]
+    return misfit
 
 
 def name_by_groups(
@@ -284,10 +335,14 @@ def name_by_groups(
             stones = np.r_[stones, True]
     centres = np.stack([colours[g].mean(0) for g in groups])
     sizes = np.array([len(g) for g in groups], float)
+    medians = np.stack([np.median(lab[g], 0) for g in groups])
     names, margins = name_groups(evidence, centres, sizes, stones)
+    names, _ = by_hue(names, centres, sizes, classes)
+    # named again with the light the first names imply taken out of each group's colour
+    names, margins = name_groups(evidence, centres, sizes, stones, light_penalty(names, medians, classes))
     names, hued = by_hue(names, centres, sizes, classes)
     margins[hued] = 0.0  # named against the forest's votes: checked
-    misfits = colour_doubts(names, np.stack([np.median(lab[g], 0) for g in groups]), classes)
+    misfits = colour_doubts(names, medians, classes)
     for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k
         doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN) | misfit

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.classify import feature_names
-from vision.naming import GROUP_APART, colour_groups, colour_space, name_by_groups
+from vision.naming import GROUP_APART, NAMED_COLOURS, colour_groups, colour_space, name_by_groups
 
 # class columns as `classify.class_votes` gives them for rings: empty first, then the palette
 COLUMNS = ["empty", "black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear"]
@@ -36,6 +37,17 @@ def votes(*rows: tuple[dict[int, float], int]) -> np.ndarray:
             row[k] = v
         out += [row] * n
     return np.array(out)
+
+
+def body(colours: np.ndarray, **looks: list[float]) -> tuple[np.ndarray, list[str]]:
+    """Each cell's features (as `classify.cell_features` names them): its colour, and the values of
+    `looks` (a feature's name: one value per cell), the rest 0."""
+    names = feature_names()
+    feats = np.zeros((len(colours), len(names)), np.float32)
+    feats[:, :3] = colours
+    for name, values in looks.items():
+        feats[:, names.index(name)] = values
+    return feats, names
 
 
 def test_cells_of_one_colour_are_one_group_and_two_colours_never_meet():
@@ -141,11 +153,11 @@ def test_stones_of_the_boards_own_colour_are_told_from_its_empty_points_by_the_l
     # leans empty on; the stones hide the circles crossing at their foot, which the empty points show
     board, stone = (14.0, 19.0, 13.0), (16.0, 21.0, 12.0)
     colours = cells((board, 60), (stone, 12), (BLUE_STONE, 10))
-    names = feature_names()
-    feats = np.zeros((len(colours), len(names)), np.float32)
-    feats[:, :3] = colours
-    for name, empty_point, red_stone, blue_stone in (("shadow", 1.7, 4.6, 6.0), ("foot_ink", 1.5, 0.15, 0.1)):
-        feats[:, names.index(name)] = [empty_point] * 60 + [red_stone] * 12 + [blue_stone] * 10
+    feats, names = body(
+        colours,
+        shadow=[1.7] * 60 + [4.6] * 12 + [6.0] * 10,
+        foot_ink=[1.5] * 60 + [0.15] * 12 + [0.1] * 10,
+    )
     feats[:, names.index("foot_ink")] += np.random.default_rng(1).normal(0, 0.05, len(colours))
     P = votes(({EMPTY: 0.85}, 60), ({EMPTY: 0.55, RED: 0.35}, 12), ({BLUE: 0.9}, 10))
     assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 72 + [BLUE] * 10
@@ -163,3 +175,39 @@ def test_a_coloured_group_read_black_takes_the_name_of_its_hue():
     named = name_by_groups(P, P, colours, COLUMNS)
     assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 23
     assert named.doubted[55:].all() and not named.doubted[:55].any()
+
+
+def lab_of(srgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    """OpenCV's float Lab of an sRGB colour (0..255)."""
+    lab = cv2.cvtColor(np.array([[srgb]], np.float32) / 255.0, cv2.COLOR_RGB2Lab)[0, 0]
+    return float(lab[0]), float(lab[1]), float(lab[2])
+
+
+def test_two_coloured_groups_of_hues_far_apart_never_share_a_name():
+    # dark orange glass beside red under a lamp: 12 apart in colour (under the 16 that keeps two
+    # colours apart) but 24 degrees apart in hue; the forest reads both red, orange its second choice
+    dark_orange, red = (35.7, 24.9, 13.7), (26.4, 28.7, 2.6)
+    assert np.linalg.norm(colour_space(np.array([dark_orange]))[0] - colour_space(np.array([red]))[0]) < 16
+    colours = cells((BOARD, 40), (dark_orange, 13), (red, 11))
+    P = votes(({EMPTY: 0.9}, 40), ({RED: 0.55, ORANGE: 0.35}, 13), ({RED: 0.9}, 11))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [ORANGE] * 13 + [RED] * 11
+    assert named.doubted[40:53].all()  # named against its cells' readings
+
+
+def test_a_group_is_named_by_its_colour_with_the_light_taken_out():
+    # the forest leans red on orange stones; under the light that makes the white, black and blue
+    # groups their named colours (none here), the group is orange itself, and so named, and checked
+    colours = cells(
+        (BOARD, 40),
+        (lab_of(NAMED_COLOURS["white"]), 12),
+        (lab_of(NAMED_COLOURS["black"]), 12),
+        (lab_of(NAMED_COLOURS["blue"]), 12),
+        (lab_of(NAMED_COLOURS["orange"]), 12),
+    )
+    P = votes(
+        ({EMPTY: 0.9}, 40), ({WHITE: 0.9}, 12), ({BLACK: 0.9}, 12), ({BLUE: 0.9}, 12), ({RED: 0.5, ORANGE: 0.4}, 12)
+    )
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [WHITE] * 12 + [BLACK] * 12 + [BLUE] * 12 + [ORANGE] * 12
+    assert named.doubted[76:].all() and not named.doubted[:76].any()
