@@ -5,7 +5,10 @@ in another order give another consensus: the fits of one photo moved by up to a 
 board unit when only the order of the drawn lines changed.  Here the marks are put in one
 order first, so the answer is the marks', not the listing's.  (Settling the consensus further
 by least squares on its inliers was tried: refined again round after round, a crowded rings
-board's stone fit drifted with it, 0.02 -> 0.05 units off.)
+board's stone fit drifted with it, 0.02 -> 0.05 units off.  OpenCV's USAC estimators were
+tried in RANSAC's place at the same threshold: on the 53 Blender photos MAGSAC put the median
+fit 4.3 px from the truth and USAC_ACCURATE 3.8 px, against RANSAC's 2.3, and read more cells
+wrong.)
 """
 
 from __future__ import annotations

@@ -40,6 +40,13 @@ def test_the_second_renderers_photos_are_never_learnt_from(tmp_path):
         collect([tmp_path], np.random.default_rng(0), verbose=False)
 
 
+def test_a_training_folder_that_is_not_there_is_refused_not_skipped(tmp_path):
+    from vision.photogen.train import training_photos
+    _record(tmp_path, "morris_41001", "dark")
+    with pytest.raises(SystemExit, match="train53: no such folder"):
+        training_photos([tmp_path, tmp_path / "train53"])
+
+
 def _record(tmp_path, name: str, line_tone: str) -> None:
     (tmp_path / f"{name}.json").write_text(json.dumps(
         {"game": "morris", "image": f"{name}.jpg",

@@ -99,6 +99,9 @@ def training_photos(dirs, game: str | None = None, without: tuple[str, ...] = ()
     """The ground-truth records to learn from: never a held-out seed's, none of a left-out design."""
     out = []
     for d in dirs:
+        if not Path(d).is_dir():
+            # a mistyped folder skipped in silence trains a forest on less than the command says
+            raise SystemExit(f"{d}: no such folder of training photos")
         for jf in sorted(Path(d).glob("*.json")):
             meta = json.loads(jf.read_text())
             if meta.get("game") not in GAMES or (game and meta["game"] != game):
