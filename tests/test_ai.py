@@ -378,27 +378,21 @@ def test_morris_hard_counts_the_mill_the_side_to_move_cannot_stop() -> None:
             charged * HARD_WEIGHTS.unstoppable_threat)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_morris_hard_takes_with_the_piece_that_keeps_the_threat_away(seed: int) -> None:
-    state = get_game("morris").new_state({}, seed=0)
-    for text in PEER_LOSS_REOPENED:
-        state.push(state.parse_move(text))
-    move = get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(10_000))
-    assert str(move) == "c3-c4xf4"  # was d2-b2xf4 at every seed
-
-
 # Lost to the peer (seed 3, game 7, hard white), two pieces each still to place: searched to depth 8, f2
 # is better than the game's d1 by 1.2 pieces; at this budget hard took a4xc5 instead.
 PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", "g7", "c4", "g1xc4", "c4", "c5"]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_morris_hard_ends_its_placing_where_the_deep_search_does(seed: int) -> None:
+@pytest.mark.parametrize(("moves", "deep_best"), [(PEER_LOSS_REOPENED, "c3-c4xf4"), (PEER_LOSS_LATE_PLACING, "f2")],
+                         ids=["takes-with-the-piece-that-keeps-the-mill-shut", "ends-the-placing"])
+def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
+    # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
     state = get_game("morris").new_state({}, seed=0)
-    for text in PEER_LOSS_LATE_PLACING:
+    for text in moves:
         state.push(state.parse_move(text))
     move = get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(10_000))
-    assert str(move) == "f2"
+    assert str(move) == deep_best
 
 # ----- three-stones -----------------------------------------------------------------------------
 def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,
