@@ -358,6 +358,42 @@ def test_morris_hard_fears_being_shut_in_before_the_hands_are_empty() -> None:
         (CRAMPED_BELOW - steps) ** 2 - CRAMPED_BELOW ** 2 // 4)
 
 
+
+# Lost to the peer (seed 4, game 17, hard white): black has stepped g4-f4 out of its mill g1-g4-g7, to
+# step back in; white takes f4 with d2-b2 or with c3-c4 (searched to depth 9, c3-c4 is better by 1.7 pieces).
+PEER_LOSS_REOPENED = ["b4", "f4", "d2", "f2", "f6", "d6", "c3", "d7", "d5", "g7", "c4", "a7xc4", "d3", "e3", "b6",
+                      "d1", "a4", "c4", "d2-b2xc4", "d1-g1", "d5-c5", "f4-g4xc5", "b2-d2", "g4-f4"]
+
+
+def test_morris_hard_counts_the_mill_the_side_to_move_cannot_stop() -> None:
+    # Black's b2 and f2 with d2 empty and black's d1 next to it: white, to move, loses a piece next unless
+    # a white piece can step into d2 first (d3 can; without it, nothing can).
+    from engine.ai.games.morris import HARD_WEIGHTS, Weights, evaluate
+    assert HARD_WEIGHTS.unstoppable_threat > 0
+    blind = Weights(**{**vars(HARD_WEIGHTS), "unstoppable_threat": 0})
+    black = ["b2", "f2", "d1", "g4"]
+    for white, charged in ((["a1", "g7", "e4", "c5"], 1), (["a1", "g7", "e4", "c5", "d3"], 0)):
+        state = morris_position(white, black, "white", {"white": 0, "black": 0})
+        assert evaluate(state, blind) - evaluate(state, HARD_WEIGHTS) == pytest.approx(
+            charged * HARD_WEIGHTS.unstoppable_threat)
+
+
+# Lost to the peer (seed 3, game 7, hard white), two pieces each still to place: searched to depth 8, f2
+# is better than the game's d1 by 1.2 pieces; at this budget hard took a4xc5 instead.
+PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", "g7", "c4", "g1xc4", "c4", "c5"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("moves", "deep_best"), [(PEER_LOSS_REOPENED, "c3-c4xf4"), (PEER_LOSS_LATE_PLACING, "f2")],
+                         ids=["takes-with-the-piece-that-keeps-the-mill-shut", "ends-the-placing"])
+def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
+    # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
+    state = get_game("morris").new_state({}, seed=0)
+    for text in moves:
+        state.push(state.parse_move(text))
+    move = get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(10_000))
+    assert str(move) == deep_best
+
 # ----- three-stones -----------------------------------------------------------------------------
 def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,
                           in_hand: dict | None = None):

@@ -3,7 +3,8 @@
 The evaluation counts, for each side, its pieces (on the board and in hand),
 closed mills, mobility, blocked pieces, running mills (a piece that steps from one closed mill
 into another: a mill every move); the side to move with a mill ready takes a
-piece next. Depth does the rest: the hard player searches as deep as its budget
+piece next, and loses one next when the other side has a mill ready that it cannot
+stop (no piece of its own next to the gap). Depth does the rest: the hard player searches as deep as its budget
 allows (iterative deepening, transposition table keyed by a Zobrist hash, mills
 and blocks ordered first).
 """
@@ -72,14 +73,16 @@ class Weights:
         blocked: float = 0.0,
         reopening_mill: float = 0.0,
         cramped: float = 0.0,
+        unstoppable_threat: float = 0.0,
     ) -> None:
         self.piece, self.mill, self.mobility = piece, mill, mobility
         self.to_move_threat, self.running_mill, self.blocked = to_move_threat, running_mill, blocked
         self.reopening_mill, self.cramped = reopening_mill, cramped
+        self.unstoppable_threat = unstoppable_threat
 
 
 MEDIUM_WEIGHTS = Weights()
-HARD_WEIGHTS = Weights(running_mill=40, blocked=20, reopening_mill=60, cramped=15)
+HARD_WEIGHTS = Weights(running_mill=40, blocked=20, reopening_mill=60, cramped=15, unstoppable_threat=70)
 CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut in: each missing one costs more
 # Blocked pieces: hard's lost games against medium were all placings where it won a piece and
 # ended the placing with seven of its nine shut in (the count as mobility alone is worth a third
@@ -91,6 +94,10 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # Cramped: a side with few free steps, while placing too, pays (CRAMPED_BELOW - steps)² times 15 (2.4
 # pieces with none): hard's other losses to the peer were placings that left it four or five steps,
 # blocked a few moves into the moving phase, past the search's horizon.
+# Unstoppable threat: the other side has an open pair with a piece next to the gap and the side to move
+# has none there to fill it, so it loses a piece next unless it closes a mill first. The leaf saw only its
+# own threats; searched deeper (depth 8-9), hard's moves in the games lost to the peer were better at 70
+# (agreeing on 42 of 76 positions at 15k nodes, was 38), among them two mistakes of more than a piece.
 # Tried and dropped (self-play against the medium player, 40 games a setting): open mills, threat
 # counts, double threats, fork points and a threat quiescence search did no better than this
 # plainer evaluation searched as deep.
@@ -154,6 +161,18 @@ def can_close_mill(men: int, pairs: int, hand: int, flies: bool) -> bool:
         if NEIGHBOUR_MASK[gap.bit_length() - 1] & men & ~mask:
             return True
     return False
+
+
+def unstoppable_gaps(men: int, pairs: int, others: int) -> int:
+    """The gaps of these open pairs (moving phase) that a piece of ours stands next to and none of the
+    other side's does: a mill only we can close, so the other side loses a piece unless it takes first."""
+    gaps = 0
+    for mask in line_masks(pairs):
+        gap = mask ^ (men & mask)
+        around = NEIGHBOUR_MASK[gap.bit_length() - 1]
+        if around & men & ~mask and not around & others:
+            gaps |= gap
+    return gaps
 
 
 def running_mills(men: int, empty: int) -> int:
@@ -230,6 +249,14 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
     value -= weights.blocked * (my_blocked - their_blocked)
     if my_threat:
         value += weights.to_move_threat
+    elif (
+        weights.unstoppable_threat
+        and not hand[0]
+        and not hand[1]
+        and not (flying and (my_count == 3 or their_count == 3))
+        and unstoppable_gaps(them, open_pairs(their_lines, my_lines), me)
+    ):
+        value -= weights.unstoppable_threat  # the side to move cannot fill the gap: it loses a piece next
     # Running and reopening mills start from a closed mill: with none, there is nothing to count.
     if weights.running_mill:
         if my_full and not hand[t]:
