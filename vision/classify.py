@@ -24,7 +24,7 @@ from .flat import flat_colours
 from .frame import Frame
 from .layouts import Layout
 from .naming import colour_groups, colour_space, name_by_groups
-from .presence import decide_presence
+from .presence import decide_presence, like_the_marks
 from .segment import thin_lines
 from .tuning import (
     CHECK_BELOW,
@@ -481,6 +481,9 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         best = within_the_set(post, best, limits)
         post = photo_adapt(P, feats, best)
         best = within_the_set(post, post.argmax(1), limits)
+        if layout.game in PRESENCE_GAMES:
+            alike = like_the_marks(best, np.flatnonzero(np.isin(first, broken) & (best == 0)), feats, feature_names())
+            decided, best = decided | (alike != best), alike
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
     conf[decided] = np.minimum(conf[decided], RENAMED_CONFIDENCE)

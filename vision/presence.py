@@ -24,6 +24,7 @@ from .tuning import (
     PRESENCE_FOOT_SHOWN,
     PRESENCE_MIN,
     PRESENCE_OTHER_COLOUR,
+    PRESENCE_SAME_LOOK,
     PRESENCE_SAME_LIGHT,
     PRESENCE_SHADOW_GAIN,
     PRESENCE_SHADOW_MIN,
@@ -199,6 +200,27 @@ def flat_marks(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[s
         apart = float(np.linalg.norm(np.median(colours[side], 0) - np.median(colours[~side], 0)))
         if apart >= PRESENCE_OTHER_COLOUR and hides_lines(feats[stones], feats[flat], names):
             best[flat] = 0
+    return best
+
+
+def like_the_marks(best: np.ndarray, marks: np.ndarray, feats: np.ndarray, names: list[str]) -> np.ndarray:
+    """Class per cell after every stone read that looks like the board's `marks` goes empty.
+
+    `marks` are the cells a colour read on more locations than its box holds gave up: the board's
+    own marks under this light (grey discs printed on paper, read white).  The trim keeps as many
+    of them as the box allows, chosen by the forest's lead, not by look, so the rest of that look
+    stays read as stones, and the same look read as another colour stays too.  One look is one
+    thing: a stone inside the marks' own cloud of looks (within `PRESENCE_TIGHT` times their
+    median distance from its centre, or `PRESENCE_SAME_LOOK` when they are tighter) is one of
+    them: the cloud holds their shadows too, so a stone raised where they are flat is outside."""
+    if len(marks) < 2 * PRESENCE_MIN or look_groups(_looks(feats[marks], names)) is not None:
+        return best  # too few to have a look, or two looks: stones the trim gave up among the marks
+    x = _looks(feats, names)[:, : LOOK.index("foot_ink")]  # a pocket's rim shows as foot ink, lit unevenly
+    centre = np.median(x[marks], 0)
+    spread = float(np.median(np.linalg.norm(x[marks] - centre, axis=1)))
+    near = np.linalg.norm(x - centre, axis=1) <= max(PRESENCE_TIGHT * spread, PRESENCE_SAME_LOOK)
+    best = best.copy()
+    best[(best > 0) & near] = 0
     return best
 
 

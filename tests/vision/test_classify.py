@@ -246,3 +246,22 @@ def test_the_box_the_reader_allows_is_the_one_the_rules_allow():
             except UnreachablePositionError:
                 continue
             raise AssertionError(f"{game}: {most + 1} {colour} accepted, the reader allows {most}")
+
+
+def test_every_stone_that_looks_like_the_marks_a_broken_reading_gave_up_is_empty():
+    from vision.classify import classify
+    from vision.layouts import get_layout
+
+    layout = get_layout("three-stones")  # the box: 30 black, 30 white, 12 clear
+    # 64 printed pockets of one look, the forest leaning white on 44 and clear on 20: trimming each
+    # colour to its box by the forest's lead kept 30 and 12 of them as stones
+    F = photo([BOARD] * 64 + [STONE] * 6 + [STONE + 15.0] * 6)
+    votes = np.array(
+        [[0.2, 0.0, 0.45, 0.35]] * 44
+        + [[0.2, 0.0, 0.35, 0.45]] * 20
+        + [[0.05, 0.9, 0.05, 0.0]] * 6
+        + [[0.05, 0.0, 0.9, 0.05]] * 6
+    )
+    labels, conf = classify(F, layout, Forest(votes))
+    assert labels == [None] * 64 + ["black"] * 6 + ["white"] * 6
+    assert max(conf[:64]) <= RENAMED_CONFIDENCE

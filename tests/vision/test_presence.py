@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from vision.classify import feature_names
-from vision.presence import flat_marks, look_groups, missed_stones
+from vision.presence import flat_marks, like_the_marks, look_groups, missed_stones
 
 NAMES = feature_names()
 EMPTY, WHITE, BLACK = 0, 1, 2  # columns of the votes: empty, then morris' palette (white, black)
@@ -143,3 +143,28 @@ def test_two_stones_beside_spread_out_big_dots_are_a_group_of_their_own():
     stones = [[0.37, 0.17, 0.07, 2.96, 0.07], [0.36, 0.12, -0.01, 3.47, 0.07]]
     side = look_groups(np.array(dots + stones))
     assert side is not None and side.tolist() == [False] * 16 + [True] * 2
+
+
+DISC = cell(-22.0, 1.0, 0.0)  # an empty pocket printed as a grey disc on white card
+
+
+def test_stones_that_look_like_the_marks_the_box_gave_up_go_empty_and_raised_ones_stay():
+    # 20 discs a broken reading gave up (marks), 8 more discs still read white, 6 white stones as
+    # dark as the discs on this photo but raised (their cast shadow), 5 plainly white stones
+    cells = [DISC] * 28 + [cell(-22.0, 9.0, 0.0)] * 6 + [cell(0.0, 8.0, 0.0)] * 5
+    best = np.array([EMPTY] * 20 + [WHITE] * 19)
+    got = like_the_marks(best, np.arange(20), photo(cells), NAMES)
+    assert got.tolist() == [EMPTY] * 28 + [WHITE] * 11
+
+
+def test_too_few_marks_say_nothing_of_their_look():
+    best = np.array([EMPTY] * 3 + [WHITE] * 8)
+    assert like_the_marks(best, np.arange(3), photo([DISC] * 11), NAMES).tolist() == best.tolist()
+
+
+def test_marks_of_two_looks_are_no_one_look_to_follow():
+    # the trim gave up 6 discs and 6 white stones: no one look, nothing more goes empty
+    stone = cell(0.0, 8.0, 0.0)
+    cells = [DISC] * 6 + [stone] * 6 + [DISC] * 6 + [stone] * 12
+    best = np.array([EMPTY] * 12 + [WHITE] * 18)
+    assert like_the_marks(best, np.arange(12), photo(cells), NAMES).tolist() == best.tolist()
