@@ -68,6 +68,21 @@ PYSCRIPT_START_PLUGINS = ("deprecations-manager", "donkey", "error", "py-editor"
 # The interpreter is python.js, which starts the local Pyodide as the page loads.
 PYSCRIPT_CONFIG = {"interpreter": "./python.js"}
 PYSCRIPT_CONFIG_SLOT = 'config="written-by-build.py"'  # web/index.html's place for it
+# PyScript's Python package ships as JSON strings in its core chunk, and PyScript imports all of it before main.py.
+# Its `pyscript.display` imports `html` at the top for html.escape, and `html` builds html.entities' table of 2,231
+# names: 60-100 ms of CPU under Pyodide for a function the page never calls (it draws no display()). The build rewrites
+# these exact texts of 0.7.31's display.py, each found as often as said, so `html` is imported at the first escape;
+# a PyScript whose text differs stops the build (look again at its imports then).
+PYSCRIPT_PATCHES: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "display.py": (
+        (
+            "import base64,html,io\n",
+            "import base64,io\ndef _escape(text):\n\tfrom html import escape;return escape(text)\n",
+            1,
+        ),
+        ("html.escape(", "_escape(", 3),
+    ),
+}
 
 APP_NAME = "Stones"
 THEME = "#2f4a3a"
@@ -468,6 +483,10 @@ def collect(out: Path) -> dict[str, bytes]:
     pyscript = NODE_MODULES / "@pyscript" / "core" / "dist"
     for path in sorted(pyscript.glob("*.js")) + [pyscript / "core.css"]:
         files[f"pyscript/{path.name}"] = path.read_bytes()
+    core = pyscript_core_chunk(files)
+    if core is None:
+        sys.exit("build.py: PyScript's core.js imports no core chunk: PYSCRIPT_PATCHES cannot be made")
+    files[f"pyscript/{core}"] = with_pyscript_patched(files[f"pyscript/{core}"])
 
     files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
     ui_sources = python_sources(WEB, exclude={FIRST_SCREEN_SCRIPT})
@@ -493,12 +512,39 @@ def collect(out: Path) -> dict[str, bytes]:
     return files
 
 
+def pyscript_core_chunk(files: dict[str, bytes]) -> str | None:
+    """The name of PyScript's core chunk (core.js imports it; the name carries a hash), None if core.js names none."""
+    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
+    return core.group(1).decode() if core else None
+
+
+def with_pyscript_patched(chunk: bytes) -> bytes:
+    """PyScript's core chunk with PYSCRIPT_PATCHES made in its package's modules (each a JSON string in the chunk)."""
+    for module, patches in PYSCRIPT_PATCHES.items():
+        found = list(re.finditer(rb'"' + re.escape(module.encode()) + rb'":("(?:[^"\\]|\\.)*")', chunk))
+        if len(found) != 1:
+            sys.exit(
+                f"build.py: PyScript's core chunk holds {len(found)} sources of {module}, not 1: check PYSCRIPT_PATCHES"
+            )
+        source = json.loads(found[0].group(1))
+        for old, new, count in patches:
+            if source.count(old) != count:
+                sys.exit(
+                    f"build.py: PyScript's {module} holds {old!r} {source.count(old)} times, not {count}: "
+                    "a PyScript other than the one PYSCRIPT_PATCHES was written for"
+                )
+            source = source.replace(old, new)
+        start, end = found[0].span(1)
+        chunk = chunk[:start] + json.dumps(source, ensure_ascii=False).encode() + chunk[end:]
+    return chunk
+
+
 def pyscript_start_modules(files: dict[str, bytes]) -> list[str]:
     """PyScript's chunks loaded at every start: the one core.js imports, and the plugins it imports."""
-    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
+    core = pyscript_core_chunk(files)
     if core is None:
         return []
-    names = [core.group(1).decode()]
+    names = [core]
     for found in re.finditer(rb'import\("\./([\w-]+\.js)"\)', files[f"pyscript/{names[0]}"]):
         name = found.group(1).decode()
         if name.rsplit("-", 1)[0] in PYSCRIPT_START_PLUGINS:

@@ -8,6 +8,8 @@ screens come as zips unpacked on first need.
 
 from __future__ import annotations
 
+import ast
+import html
 import io
 import json
 import re
@@ -97,3 +99,36 @@ def test_the_later_zips_hold_the_engine_and_every_page_module_but_no_words(built
     assert not [name for name in names if not name.endswith(".py")], "catalogs and the catalogue are files of their own"
     with zipfile.ZipFile(io.BytesIO(built["engine.zip"])) as engine:
         assert "engine/__init__.py" in engine.namelist()
+
+
+def pyscript_module(files: dict[str, bytes], module: str) -> str:
+    """The source of one module of PyScript's package as the built core chunk carries it."""
+    chunk = files[f"pyscript/{build.pyscript_core_chunk(files)}"]
+    found = re.search(rb'"' + re.escape(module.encode()) + rb'":("(?:[^"\\]|\\.)*")', chunk)
+    assert found, f"PyScript's core chunk carries {module}"
+    return json.loads(found.group(1))
+
+
+def test_pyscripts_display_imports_html_only_when_it_escapes(built: dict[str, bytes]) -> None:
+    """Issue 20, item 16: `import pyscript` ran html.entities' table (60-100 ms of CPU) before main.py; PyScript's
+    display.py now imports `html` at its first escape, which escapes as html.escape does."""
+    tree = ast.parse(pyscript_module(built, "display.py"))
+    imported = [alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names]
+    imported += [node.module or "" for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert "base64" in imported and not [name for name in imported if name.split(".")[0] == "html"], imported
+    escape_function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_escape")
+    namespace: dict[str, Any] = {}
+    exec(compile(ast.Module(body=[escape_function], type_ignores=[]), "display.py", "exec"), namespace)
+    text = "<b class='x'>\"Tom\" & Jerry</b>"
+    assert namespace["_escape"](text) == html.escape(text)
+    assert "html.escape(" not in pyscript_module(built, "display.py")
+
+
+def test_a_pyscript_other_than_the_one_patched_stops_the_build(built: dict[str, bytes]) -> None:
+    original = (build.NODE_MODULES / "@pyscript/core/dist" / build.pyscript_core_chunk(built)).read_bytes()
+    assert build.with_pyscript_patched(original) == built[f"pyscript/{build.pyscript_core_chunk(built)}"]
+    changed = original.replace(b"import base64,html,io", b"import base64,html,io,sys", 1)
+    with pytest.raises(SystemExit, match=r"display\.py holds 'import base64,html,io\\n' 0 times, not 1"):
+        build.with_pyscript_patched(changed)
+    with pytest.raises(SystemExit, match=r"holds 0 sources of display\.py"):
+        build.with_pyscript_patched(original.replace(b'"display.py":', b'"shown.py":'))
