@@ -68,12 +68,50 @@ PYSCRIPT_START_PLUGINS = ("deprecations-manager", "donkey", "error", "py-editor"
 # The interpreter is python.js, which starts the local Pyodide as the page loads.
 PYSCRIPT_CONFIG = {"interpreter": "./python.js"}
 PYSCRIPT_CONFIG_SLOT = 'config="written-by-build.py"'  # web/index.html's place for it
-# PyScript's Python package ships as JSON strings in its core chunk, and PyScript imports all of it before main.py.
-# Its `pyscript.display` imports `html` at the top for html.escape, and `html` builds html.entities' table of 2,231
-# names: 60-100 ms of CPU under Pyodide for a function the page never calls (it draws no display()). The build rewrites
-# these exact texts of 0.7.31's display.py, each found as often as said, so `html` is imported at the first escape;
-# a PyScript whose text differs stops the build (look again at its imports then).
+# PyScript's Python package ships as JSON strings in its core chunk, and PyScript runs `import pyscript` before main.py.
+# Two pinned rewrites of 0.7.31's package keep that import to what the page uses (PyScript's document and window):
+# - `pyscript/__init__.py` imported display, fetch, storage, websocket, events and workers with it: ~60 ms of CPU
+#   under Pyodide compiling and running modules the first screen never calls. They are imported at the first use of
+#   a name they give (PEP 562's module __getattr__), and a submodule imported by name first still leaves the package's
+#   attribute the function it held (`pyscript.fetch` is the function, as before);
+# - `pyscript/display.py` imported `html` for html.escape, and `html` builds html.entities' table of 2,231 names:
+#   60-100 ms of CPU more. It imports `html` at its first escape.
+# Each old text must be found exactly as often as said: a PyScript whose text differs stops the build.
+PYSCRIPT_LAZY_NAMES = {  # what pyscript/__init__.py gave, by the submodule each comes from
+    "HTML": "display",
+    "display": "display",
+    "fetch": "fetch",
+    "Storage": "storage",
+    "storage": "storage",
+    "WebSocket": "websocket",
+    "when": "events",
+    "Event": "events",
+}
+PYSCRIPT_EAGER_IMPORTS = (
+    "from pyscript.display import HTML,display\n"
+    "from pyscript.fetch import fetch\n"
+    "from pyscript.storage import Storage,storage\n"
+    "from pyscript.websocket import WebSocket\n"
+    "from pyscript.events import when,Event\n"
+    "if not RUNNING_IN_WORKER:from pyscript.workers import create_named_worker,workers"
+)
+PYSCRIPT_LAZY_IMPORTS = f"""\
+# Stones' build.py: the names below import their submodule at first use, not with the package
+import importlib as _importlib,sys as _sys,types as _types
+_LATER={PYSCRIPT_LAZY_NAMES!r}
+if not RUNNING_IN_WORKER:_LATER.update(create_named_worker='workers',workers='workers')
+__all__=[*(A for A in globals() if not A.startswith('_')),*_LATER,'flatted','websocket','events']
+class _Package(_types.ModuleType):
+\tdef __getattr__(self,name):
+\t\tif name not in _LATER:raise AttributeError(f"module 'pyscript' has no attribute {{name!r}}")
+\t\tA=getattr(_importlib.import_module(f"pyscript.{{_LATER[name]}}"),name);_types.ModuleType.__setattr__(self,name,A);return A
+\tdef __setattr__(self,name,value):
+\t\tif _LATER.get(name)==name and isinstance(value,_types.ModuleType):value=getattr(value,name)
+\t\t_types.ModuleType.__setattr__(self,name,value)
+\tdef __dir__(self):return sorted({{*self.__dict__,*_LATER}})
+_sys.modules[__name__].__class__=_Package"""
 PYSCRIPT_PATCHES: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "__init__.py": ((PYSCRIPT_EAGER_IMPORTS, PYSCRIPT_LAZY_IMPORTS, 1),),
     "display.py": (
         (
             "import base64,html,io\n",
