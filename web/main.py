@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from controllers.page import Page
 
 OUR_PACKAGES = ("engine", "ui", "boards", "controllers")
-# what stonesStartModules lists: our packages, and `html`, whose entity table PyScript no longer imports (build.py)
-LISTED_MODULES = (*OUR_PACKAGES, "html")
+# what stonesStartModules lists: our packages, PyScript's, and `html` (build.py keeps PyScript from importing
+# it and its unused submodules before main.py)
+LISTED_MODULES = (*OUR_PACKAGES, "pyscript", "html")
 IDLE_TIMEOUT_MS = 2000  # import the page within this long even if the browser never goes idle
 
 _page: Page | None = None
@@ -135,7 +136,7 @@ else:
         idle(later, to_js({"timeout": IDLE_TIMEOUT_MS}, dict_converter=window.Object.fromEntries))
     else:
         window.setTimeout(later, IDLE_TIMEOUT_MS // 4)
-# what the first screen imported: e2e/test_app.py checks it holds no game, board, scan or worker module, nor html
+# what the first screen imported: e2e/test_app.py checks it holds no game, board, scan or worker module, nor html or PyScript's unused parts
 window.stonesStartModules = to_js(sorted(name for name in sys.modules if name.split(".")[0] in LISTED_MODULES))
 document.body.dataset.ready = "1"
 window.stonesReadyAt = window.performance.now()
