@@ -556,15 +556,23 @@ def pyscript_core_chunk(files: dict[str, bytes]) -> str | None:
     return core.group(1).decode() if core else None
 
 
+PYSCRIPT_SOURCE = re.compile(rb'"(\w+\.py)":("(?:[^"\\]|\\.)*")')  # a module of PyScript's package: name, JSON string
+
+
+def pyscript_sources(chunk: bytes) -> dict[str, str]:
+    """PyScript's Python package as a core chunk carries it: file name -> source."""
+    return {name.decode(): json.loads(text) for name, text in PYSCRIPT_SOURCE.findall(chunk)}
+
+
 def with_pyscript_patched(chunk: bytes) -> bytes:
     """PyScript's core chunk with PYSCRIPT_PATCHES made in its package's modules (each a JSON string in the chunk)."""
     for module, patches in PYSCRIPT_PATCHES.items():
-        found = list(re.finditer(rb'"' + re.escape(module.encode()) + rb'":("(?:[^"\\]|\\.)*")', chunk))
+        found = [match for match in PYSCRIPT_SOURCE.finditer(chunk) if match.group(1) == module.encode()]
         if len(found) != 1:
             sys.exit(
                 f"build.py: PyScript's core chunk holds {len(found)} sources of {module}, not 1: check PYSCRIPT_PATCHES"
             )
-        source = json.loads(found[0].group(1))
+        source = json.loads(found[0].group(2))
         for old, new, count in patches:
             if source.count(old) != count:
                 sys.exit(
@@ -572,7 +580,7 @@ def with_pyscript_patched(chunk: bytes) -> bytes:
                     "a PyScript other than the one PYSCRIPT_PATCHES was written for"
                 )
             source = source.replace(old, new)
-        start, end = found[0].span(1)
+        start, end = found[0].span(2)
         chunk = chunk[:start] + json.dumps(source, ensure_ascii=False).encode() + chunk[end:]
     return chunk
 

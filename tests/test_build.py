@@ -103,13 +103,9 @@ def test_the_later_zips_hold_the_engine_and_every_page_module_but_no_words(built
         assert "engine/__init__.py" in engine.namelist()
 
 
-PYSCRIPT_SOURCE = re.compile(rb'"(\w+\.py)":("(?:[^"\\]|\\.)*")')  # a module of PyScript's package in its core chunk
-
-
 def pyscript_package(files: dict[str, bytes]) -> dict[str, str]:
     """PyScript's Python package as the built core chunk carries it: file name → source."""
-    chunk = files[f"pyscript/{build.pyscript_core_chunk(files)}"]
-    return {name.decode(): json.loads(text) for name, text in PYSCRIPT_SOURCE.findall(chunk)}
+    return build.pyscript_sources(files[f"pyscript/{build.pyscript_core_chunk(files)}"])
 
 
 def test_pyscripts_display_imports_html_only_when_it_escapes(built: dict[str, bytes]) -> None:
@@ -179,7 +175,9 @@ def test_import_pyscript_loads_only_what_the_page_uses_and_every_name_stays_the_
     patched = pyscript_package(built)
     before, after = probe_pyscript(shipped, tmp_path / "shipped"), probe_pyscript(patched, tmp_path / "patched")
     assert {"pyscript.display", "pyscript.fetch", "html.entities"} <= set(before["loaded"])
-    assert after["loaded"] == ["pyscript.context", "pyscript.ffi", "pyscript.js_modules", "pyscript.util"], after["loaded"]
+    assert after["loaded"] == ["pyscript.context", "pyscript.ffi", "pyscript.js_modules", "pyscript.util"], after[
+        "loaded"
+    ]
     assert after["attributes"] == before["attributes"] and after["star"] == before["star"]
     first = ("pyscript.fetch", "pyscript.display", "pyscript.storage", "pyscript.workers", "pyscript.events")
     by_name_first = probe_pyscript(patched, tmp_path / "patched", *first)
