@@ -68,6 +68,59 @@ PYSCRIPT_START_PLUGINS = ("deprecations-manager", "donkey", "error", "py-editor"
 # The interpreter is python.js, which starts the local Pyodide as the page loads.
 PYSCRIPT_CONFIG = {"interpreter": "./python.js"}
 PYSCRIPT_CONFIG_SLOT = 'config="written-by-build.py"'  # web/index.html's place for it
+# PyScript's Python package ships as JSON strings in its core chunk, and PyScript runs `import pyscript` before main.py.
+# Two pinned rewrites of 0.7.31's package keep that import to what the page uses (PyScript's document and window):
+# - `pyscript/__init__.py` imported display, fetch, storage, websocket, events and workers with it: ~60 ms of CPU
+#   under Pyodide compiling and running modules the first screen never calls. They are imported at the first use of
+#   a name they give (PEP 562's module __getattr__), and a submodule imported by name first still leaves the package's
+#   attribute the function it held (`pyscript.fetch` is the function, as before);
+# - `pyscript/display.py` imported `html` for html.escape, and `html` builds html.entities' table of 2,231 names:
+#   60-100 ms of CPU more. It imports `html` at its first escape.
+# Each old text must be found exactly as often as said: a PyScript whose text differs stops the build.
+PYSCRIPT_LAZY_NAMES = {  # what pyscript/__init__.py gave, by the submodule each comes from
+    "HTML": "display",
+    "display": "display",
+    "fetch": "fetch",
+    "Storage": "storage",
+    "storage": "storage",
+    "WebSocket": "websocket",
+    "when": "events",
+    "Event": "events",
+}
+PYSCRIPT_EAGER_IMPORTS = (
+    "from pyscript.display import HTML,display\n"
+    "from pyscript.fetch import fetch\n"
+    "from pyscript.storage import Storage,storage\n"
+    "from pyscript.websocket import WebSocket\n"
+    "from pyscript.events import when,Event\n"
+    "if not RUNNING_IN_WORKER:from pyscript.workers import create_named_worker,workers"
+)
+PYSCRIPT_LAZY_IMPORTS = f"""\
+# Stones' build.py: the names below import their submodule at first use, not with the package
+import importlib as _importlib,sys as _sys,types as _types
+_LATER={PYSCRIPT_LAZY_NAMES!r}
+if not RUNNING_IN_WORKER:_LATER.update(create_named_worker='workers',workers='workers')
+__all__=[*(A for A in globals() if not A.startswith('_')),*_LATER,'flatted','websocket','events']
+class _Package(_types.ModuleType):
+\tdef __getattr__(self,name):
+\t\tif name not in _LATER:raise AttributeError(f"module 'pyscript' has no attribute {{name!r}}")
+\t\tA=getattr(_importlib.import_module(f"pyscript.{{_LATER[name]}}"),name);_types.ModuleType.__setattr__(self,name,A);return A
+\tdef __setattr__(self,name,value):
+\t\tif _LATER.get(name)==name and isinstance(value,_types.ModuleType):value=getattr(value,name)
+\t\t_types.ModuleType.__setattr__(self,name,value)
+\tdef __dir__(self):return sorted({{*self.__dict__,*_LATER}})
+_sys.modules[__name__].__class__=_Package"""
+PYSCRIPT_PATCHES: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "__init__.py": ((PYSCRIPT_EAGER_IMPORTS, PYSCRIPT_LAZY_IMPORTS, 1),),
+    "display.py": (
+        (
+            "import base64,html,io\n",
+            "import base64,io\ndef _escape(text):\n\tfrom html import escape;return escape(text)\n",
+            1,
+        ),
+        ("html.escape(", "_escape(", 3),
+    ),
+}
 
 APP_NAME = "Stones"
 THEME = "#2f4a3a"
@@ -468,6 +521,10 @@ def collect(out: Path) -> dict[str, bytes]:
     pyscript = NODE_MODULES / "@pyscript" / "core" / "dist"
     for path in sorted(pyscript.glob("*.js")) + [pyscript / "core.css"]:
         files[f"pyscript/{path.name}"] = path.read_bytes()
+    core = pyscript_core_chunk(files)
+    if core is None:
+        sys.exit("build.py: PyScript's core.js imports no core chunk: PYSCRIPT_PATCHES cannot be made")
+    files[f"pyscript/{core}"] = with_pyscript_patched(files[f"pyscript/{core}"])
 
     files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
     ui_sources = python_sources(WEB, exclude={FIRST_SCREEN_SCRIPT})
@@ -493,12 +550,47 @@ def collect(out: Path) -> dict[str, bytes]:
     return files
 
 
+def pyscript_core_chunk(files: dict[str, bytes]) -> str | None:
+    """The name of PyScript's core chunk (core.js imports it; the name carries a hash), None if core.js names none."""
+    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
+    return core.group(1).decode() if core else None
+
+
+PYSCRIPT_SOURCE = re.compile(rb'"(\w+\.py)":("(?:[^"\\]|\\.)*")')  # a module of PyScript's package: name, JSON string
+
+
+def pyscript_sources(chunk: bytes) -> dict[str, str]:
+    """PyScript's Python package as a core chunk carries it: file name -> source."""
+    return {name.decode(): json.loads(text) for name, text in PYSCRIPT_SOURCE.findall(chunk)}
+
+
+def with_pyscript_patched(chunk: bytes) -> bytes:
+    """PyScript's core chunk with PYSCRIPT_PATCHES made in its package's modules (each a JSON string in the chunk)."""
+    for module, patches in PYSCRIPT_PATCHES.items():
+        found = [match for match in PYSCRIPT_SOURCE.finditer(chunk) if match.group(1) == module.encode()]
+        if len(found) != 1:
+            sys.exit(
+                f"build.py: PyScript's core chunk holds {len(found)} sources of {module}, not 1: check PYSCRIPT_PATCHES"
+            )
+        source = json.loads(found[0].group(2))
+        for old, new, count in patches:
+            if source.count(old) != count:
+                sys.exit(
+                    f"build.py: PyScript's {module} holds {old!r} {source.count(old)} times, not {count}: "
+                    "a PyScript other than the one PYSCRIPT_PATCHES was written for"
+                )
+            source = source.replace(old, new)
+        start, end = found[0].span(2)
+        chunk = chunk[:start] + json.dumps(source, ensure_ascii=False).encode() + chunk[end:]
+    return chunk
+
+
 def pyscript_start_modules(files: dict[str, bytes]) -> list[str]:
     """PyScript's chunks loaded at every start: the one core.js imports, and the plugins it imports."""
-    core = re.search(rb'from\s*"\./(core-[\w-]+\.js)"', files["pyscript/core.js"])
+    core = pyscript_core_chunk(files)
     if core is None:
         return []
-    names = [core.group(1).decode()]
+    names = [core]
     for found in re.finditer(rb'import\("\./([\w-]+\.js)"\)', files[f"pyscript/{names[0]}"]):
         name = found.group(1).decode()
         if name.rsplit("-", 1)[0] in PYSCRIPT_START_PLUGINS:

@@ -8,9 +8,13 @@ screens come as zips unpacked on first need.
 
 from __future__ import annotations
 
+import ast
+import html
 import io
 import json
 import re
+import subprocess
+import sys
 import zipfile
 from typing import Any
 
@@ -97,3 +101,95 @@ def test_the_later_zips_hold_the_engine_and_every_page_module_but_no_words(built
     assert not [name for name in names if not name.endswith(".py")], "catalogs and the catalogue are files of their own"
     with zipfile.ZipFile(io.BytesIO(built["engine.zip"])) as engine:
         assert "engine/__init__.py" in engine.namelist()
+
+
+def pyscript_package(files: dict[str, bytes]) -> dict[str, str]:
+    """PyScript's Python package as the built core chunk carries it: file name → source."""
+    return build.pyscript_sources(files[f"pyscript/{build.pyscript_core_chunk(files)}"])
+
+
+def test_pyscripts_display_imports_html_only_when_it_escapes(built: dict[str, bytes]) -> None:
+    """Issue 20, item 16: `import pyscript` ran html.entities' table (60-100 ms of CPU) before main.py; PyScript's
+    display.py now imports `html` at its first escape, which escapes as html.escape does."""
+    display = pyscript_package(built)["display.py"]
+    tree = ast.parse(display)
+    imported = [alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names]
+    imported += [node.module or "" for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert "base64" in imported and not [name for name in imported if name.split(".")[0] == "html"], imported
+    escape_function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_escape")
+    namespace: dict[str, Any] = {}
+    exec(compile(ast.Module(body=[escape_function], type_ignores=[]), "display.py", "exec"), namespace)
+    text = "<b class='x'>\"Tom\" & Jerry</b>"
+    assert namespace["_escape"](text) == html.escape(text)
+    assert "html.escape(" not in display
+
+
+# PyScript's package imported by CPython, with the JavaScript it reaches for stood in by objects that take any
+# attribute or call. It prints the modules `import pyscript` loaded and what the package's names are.
+PYSCRIPT_PROBE = """
+import json, sys, types
+
+class JavaScript(types.ModuleType):
+    def __getattr__(self, name):
+        if name.startswith("__"): raise AttributeError(name)
+        return JavaScript(name)
+    def __call__(self, *args, **kwargs): return JavaScript("result")
+    def __iter__(self): return iter(())
+
+for name in ("js", "polyscript", "_pyscript", "pyodide", "pyodide.ffi"):
+    sys.modules[name] = JavaScript(name)
+sys.modules["js"].JSON = types.SimpleNamespace(stringify=lambda value: "{}")
+sys.path.insert(0, sys.argv[1])
+
+def named(value):
+    return f"{type(value).__name__} {getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
+
+first = sys.argv[2:]  # submodules imported by name before the package's names are read
+for module in first:
+    __import__(module)
+import pyscript
+loaded = sorted(name for name in sys.modules if name.startswith(("pyscript.", "html")))
+attributes = {name: named(getattr(pyscript, name)) for name in ("HTML", "display", "fetch", "Storage", "storage",
+    "WebSocket", "when", "Event", "create_named_worker", "workers", "window", "document")}
+from pyscript import *
+everything = {name: named(value) for name, value in globals().items() if not name.startswith("_")}
+everything["pyscript"] = isinstance(pyscript, types.ModuleType)  # its class is a ModuleType of the patch's
+print(json.dumps({"loaded": loaded, "attributes": attributes, "star": everything}))
+"""
+
+
+def probe_pyscript(package: dict[str, str], folder: Any, *first: str) -> dict[str, Any]:
+    for name, source in package.items():
+        (folder / "pyscript").mkdir(parents=True, exist_ok=True)
+        (folder / "pyscript" / name).write_text(source, "utf-8")
+    command = [sys.executable, "-c", PYSCRIPT_PROBE, str(folder), *first]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def test_import_pyscript_loads_only_what_the_page_uses_and_every_name_stays_the_same(built, tmp_path) -> None:
+    """Issue 20, item 16: PyScript's package imported display, fetch, storage, websocket, events and workers with
+    `import pyscript`, before main.py; now each comes at the first use of a name it gives, the same object as before
+    (also when a submodule was imported by name first, and through `from pyscript import *`)."""
+    original = (build.NODE_MODULES / "@pyscript/core/dist" / build.pyscript_core_chunk(built)).read_bytes()
+    shipped = pyscript_package({**built, f"pyscript/{build.pyscript_core_chunk(built)}": original})
+    patched = pyscript_package(built)
+    before, after = probe_pyscript(shipped, tmp_path / "shipped"), probe_pyscript(patched, tmp_path / "patched")
+    assert {"pyscript.display", "pyscript.fetch", "html.entities"} <= set(before["loaded"])
+    assert after["loaded"] == ["pyscript.context", "pyscript.ffi", "pyscript.js_modules", "pyscript.util"], after[
+        "loaded"
+    ]
+    assert after["attributes"] == before["attributes"] and after["star"] == before["star"]
+    first = ("pyscript.fetch", "pyscript.display", "pyscript.storage", "pyscript.workers", "pyscript.events")
+    by_name_first = probe_pyscript(patched, tmp_path / "patched", *first)
+    assert by_name_first["attributes"] == before["attributes"]
+    assert by_name_first["attributes"]["fetch"] == "function pyscript.fetch.fetch"
+
+
+def test_a_pyscript_other_than_the_one_patched_stops_the_build(built: dict[str, bytes]) -> None:
+    original = (build.NODE_MODULES / "@pyscript/core/dist" / build.pyscript_core_chunk(built)).read_bytes()
+    assert build.with_pyscript_patched(original) == built[f"pyscript/{build.pyscript_core_chunk(built)}"]
+    changed = original.replace(b"import base64,html,io", b"import base64,html,io,sys", 1)
+    with pytest.raises(SystemExit, match=r"display\.py holds 'import base64,html,io\\n' 0 times, not 1"):
+        build.with_pyscript_patched(changed)
+    with pytest.raises(SystemExit, match=r"holds 0 sources of display\.py"):
+        build.with_pyscript_patched(original.replace(b'"display.py":', b'"shown.py":'))

@@ -30,7 +30,10 @@ from ui.home import brand_label, home, language_picker
 if TYPE_CHECKING:
     from controllers.page import Page
 
-OUR_PACKAGES = ("engine", "ui", "boards", "controllers")  # what stonesStartModules lists
+OUR_PACKAGES = ("engine", "ui", "boards", "controllers")
+# what stonesStartModules lists: our packages, PyScript's, and `html` (build.py keeps PyScript from importing
+# it and its unused submodules before main.py)
+LISTED_MODULES = (*OUR_PACKAGES, "pyscript", "html")
 IDLE_TIMEOUT_MS = 2000  # import the page within this long even if the browser never goes idle
 
 _page: Page | None = None
@@ -133,8 +136,8 @@ else:
         idle(later, to_js({"timeout": IDLE_TIMEOUT_MS}, dict_converter=window.Object.fromEntries))
     else:
         window.setTimeout(later, IDLE_TIMEOUT_MS // 4)
-# what the first screen imported: e2e/test_phone.py checks it holds no game, board, scan or worker module
-window.stonesStartModules = to_js(sorted(name for name in sys.modules if name.split(".")[0] in OUR_PACKAGES))
+# what the first screen imported: e2e/test_app.py checks it holds no game, board, scan or worker module, nor html or PyScript's unused parts
+window.stonesStartModules = to_js(sorted(name for name in sys.modules if name.split(".")[0] in LISTED_MODULES))
 document.body.dataset.ready = "1"
 window.stonesReadyAt = window.performance.now()
 window.dispatchEvent(window.Event.new("stones:ready"))  # start.js: now the service worker and the AI worker
