@@ -399,8 +399,13 @@ PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", 
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize(("moves", "deep_best"), [(PEER_LOSS_REOPENED, "c3-c4xf4"), (PEER_LOSS_LATE_PLACING, "f2")],
-                         ids=["takes-with-the-piece-that-keeps-the-mill-shut", "ends-the-placing"])
+@pytest.mark.parametrize(("moves", "deep_best"), [
+    pytest.param(PEER_LOSS_REOPENED, "c3-c4xf4", id="takes-with-the-piece-that-keeps-the-mill-shut"),
+    # Placements searched in full reach depth 6 here at this budget, not 7: a4xc5 again (0.6 of a piece below
+    # f2 at depth 8), the price of fewer games lost to the peer (see test_morris_placements_are_never_...).
+    pytest.param(PEER_LOSS_LATE_PLACING, "f2", id="ends-the-placing",
+                 marks=pytest.mark.xfail(strict=True, reason="placements unreduced: depth 6 at 10k nodes")),
+])
 def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
     # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
     state = get_game("morris").new_state({}, seed=0)
