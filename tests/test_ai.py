@@ -195,8 +195,8 @@ def test_morris_draws_by_history_never_stand_in_the_table() -> None:
 
 
 def test_morris_late_move_reductions_search_less_and_keep_the_win() -> None:
-    midgame = morris_position(["a1", "a4", "d2", "f4", "g7"], ["g1", "g4", "b6", "d6", "e3"], "white",
-                              {"white": 4, "black": 4})
+    midgame = morris_position(["a1", "a4", "d2", "f4", "g7", "c5", "e4"], ["g1", "g4", "b6", "d6", "e3", "c3", "f2"],
+                              "white", {"white": 0, "black": 0})
     _, full, full_nodes = _morris_search(midgame, None, 5)
     _, reduced, reduced_nodes = _morris_search(midgame, 3, 5)
     assert reduced_nodes < full_nodes
@@ -204,6 +204,21 @@ def test_morris_late_move_reductions_search_less_and_keep_the_win() -> None:
     win = morris_position(["a1", "a4", "b6", "d1", "g4"], ["g7", "f6", "e5"], "white", {"white": 0, "black": 0})
     _, result, _ = _morris_search(win, 3, 5)
     assert str(result.move).startswith("g4-g1x")
+
+
+def test_morris_placements_are_never_searched_shallower() -> None:
+    # The games hard lost to the peer slid at the placing, where every move looks quiet: with placements
+    # reduced, hard lost 8 of 36 to the peer at 4000 nodes a move (--seed 4 to 6), searched in full 2.
+    from engine.ai.games.morris import MorrisKnowledge
+    placing = morris_position(["a1", "a4", "d2", "f4", "g7"], ["g1", "g4", "b6", "d6", "e3"], "white",
+                              {"white": 4, "black": 4})
+    assert not any(MorrisKnowledge.reducible(placing, move) for move in placing.generate_moves())
+    last = morris_position(["a1", "a4", "d2", "f4", "g7", "c5", "e4", "b2"], ["g1", "g4", "b6", "d6", "e3", "c3", "f2"],
+                           "black", {"white": 0, "black": 1})
+    assert not any(MorrisKnowledge.reducible(last, move) for move in last.generate_moves())
+    moving = morris_position(["a1", "a4", "d2", "f4", "g7", "c5", "e4"], ["g1", "g4", "b6", "d6", "e3", "c3", "f2"],
+                             "white", {"white": 0, "black": 0})
+    assert any(MorrisKnowledge.reducible(moving, move) for move in moving.generate_moves())
 
 
 @pytest.mark.parametrize("options", [{}, {"flying": True}, {"mill_protection": True, "flying": True}])
@@ -384,8 +399,13 @@ PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", 
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize(("moves", "deep_best"), [(PEER_LOSS_REOPENED, "c3-c4xf4"), (PEER_LOSS_LATE_PLACING, "f2")],
-                         ids=["takes-with-the-piece-that-keeps-the-mill-shut", "ends-the-placing"])
+@pytest.mark.parametrize(("moves", "deep_best"), [
+    pytest.param(PEER_LOSS_REOPENED, "c3-c4xf4", id="takes-with-the-piece-that-keeps-the-mill-shut"),
+    # Placements searched in full reach depth 6 here at this budget, not 7: a4xc5 again (0.6 of a piece below
+    # f2 at depth 8), the price of fewer games lost to the peer (see test_morris_placements_are_never_...).
+    pytest.param(PEER_LOSS_LATE_PLACING, "f2", id="ends-the-placing",
+                 marks=pytest.mark.xfail(strict=True, reason="placements unreduced: depth 6 at 10k nodes")),
+])
 def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
     # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
     state = get_game("morris").new_state({}, seed=0)

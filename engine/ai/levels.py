@@ -17,7 +17,8 @@ LEVELS = ("random", "easy", "medium", "hard")
 Factory = Callable[[int], Player]
 
 
-# Morris hard: quiet moves after the first three are searched a ply shallower first (late-move reductions).
+# Morris hard: quiet moves of the moving phase after the first three are searched a ply shallower first
+# (late-move reductions); placements never are (MorrisKnowledge.reducible).
 MORRIS_REDUCE_AFTER = 3
 # Morris hard: each iteration first searched within 0.6 of a piece of the last one's value. The
 # placing's values move by about that from one depth to the next; a third of a piece failed so often

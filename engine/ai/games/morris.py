@@ -392,8 +392,10 @@ class MorrisKnowledge:
 
     @staticmethod
     def reducible(state: MorrisState, move: Any) -> bool:
-        """A quiet move (no removal, not filling the other side's open mill) may be searched shallower."""
-        if move.take is not None:
+        """A quiet move (no removal, not filling the other side's open mill) of the moving phase may be
+        searched shallower. No placement is: who gets shut in when the hands run out is settled by
+        placements that all look quiet, and the games hard lost to the classical peer slid there."""
+        if move.take is not None or state.hand[0] or state.hand[1]:
             return False
         them, me = state.men[1 - state.turn], state.men[state.turn]
         for mask in MILL_MASKS_THROUGH[move.target]:
