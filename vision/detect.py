@@ -66,6 +66,7 @@ from .tuning import (
     LINE_CANDIDATES,
     MAX_CAMERA_ERROR,
     MID_SIDE,
+    MIN_DRAWING,
     NUMBERS_CLEAR,
     SAME_FIT_SHARE,
     SAME_START,
@@ -124,7 +125,7 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
     regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
+    found = _find_drawn(img, small, regions, layout, pool, deadline)
     # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
     # board that does not stand out from its table: it is searched for only where the regions'
     # fits leave the lines unclear (most photos need no structure search: a second or so saved)
@@ -136,7 +137,8 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
         lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
         if lines and (deadline is None or time.perf_counter() < deadline):
             by_graph = _find_drawn(img, small, lines, layout, pool, deadline)
-            found = by_graph if found is None else max(found, by_graph, key=_trust)
+            if by_graph is not None:
+                found = by_graph if found is None else max(found, by_graph, key=_trust)
     if found is None:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
     return found
@@ -210,23 +212,29 @@ def _find_drawn(
     layout: Layout,
     pool: Executor,
     deadline: float | None = None,
-) -> Detection:
+) -> Detection | None:
     """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
-    the best two at full resolution on the drawn lines, the outline and the drawing again."""
+    the best two at full resolution on the drawn lines, the outline and the drawing again (None:
+    none of them shows the drawing on the small copy)."""
     h, w = img.shape[:2]
     shrink = small.shape[1] / w
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lab_small = support_lab(small)
     coarse = Scorer.coarse(layout)
 
-    def coarse_refine(c: Candidate) -> tuple[float, np.ndarray, str]:
+    def coarse_refine(c: Candidate) -> tuple[float, np.ndarray, str, float]:
         refined, score = coarse.refine(gray_small, c.H, COARSE_ECC_ITERS)
         if not plausible(refined, layout, small.shape):
             refined, score = c.H, coarse.score(gray_small, c.H)
         support = outline_support(small, refined, layout, lab=lab_small)
-        return (score + SUPPORT_WEIGHT * support, refined, c.source)
+        return (score + SUPPORT_WEIGHT * support, refined, c.source, score)
 
-    refined = sorted(pool.map(coarse_refine, picked), key=lambda r: -r[0])
+    # a fit whose drawing hardly shows on the small copy is no board of this game (another game's
+    # board, a table): the full-resolution polish, most of a search's time, is kept for the others
+    shown = [r for r in pool.map(coarse_refine, picked) if r[3] >= MIN_DRAWING[layout.game]]
+    if not shown:
+        return None
+    refined = [r[:3] for r in sorted(shown, key=lambda r: -r[0])]
     full_from_small = _scaling(1 / shrink)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     fine = Scorer.fine(layout)
