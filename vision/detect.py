@@ -125,7 +125,10 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
     regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    found = _find_drawn(img, small, regions, layout, pool, deadline)
+    # a region's fit whose drawing hardly shows on the small copy is no board of this game (another
+    # game's board, a table): the full-resolution polish, most of a search's time, is kept for the
+    # others; the structure's fits need none (found by the drawing's own lines or locations)
+    found = _find_drawn(img, small, regions, layout, pool, deadline, MIN_DRAWING[layout.game])
     # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
     # board that does not stand out from its table: it is searched for only where the regions'
     # fits leave the lines unclear (most photos need no structure search: a second or so saved)
@@ -212,10 +215,11 @@ def _find_drawn(
     layout: Layout,
     pool: Executor,
     deadline: float | None = None,
+    least_drawing: float = -1.0,
 ) -> Detection | None:
     """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
     the best two at full resolution on the drawn lines, the outline and the drawing again (None:
-    none of them shows the drawing on the small copy)."""
+    none of them shows the drawing on the small copy at least `least_drawing`)."""
     h, w = img.shape[:2]
     shrink = small.shape[1] / w
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -229,9 +233,7 @@ def _find_drawn(
         support = outline_support(small, refined, layout, lab=lab_small)
         return (score + SUPPORT_WEIGHT * support, refined, c.source, score)
 
-    # a fit whose drawing hardly shows on the small copy is no board of this game (another game's
-    # board, a table): the full-resolution polish, most of a search's time, is kept for the others
-    shown = [r for r in pool.map(coarse_refine, picked) if r[3] >= MIN_DRAWING[layout.game]]
+    shown = [r for r in pool.map(coarse_refine, picked) if r[3] >= least_drawing]
     if not shown:
         return None
     refined = [r[:3] for r in sorted(shown, key=lambda r: -r[0])]
