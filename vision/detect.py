@@ -128,7 +128,7 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     # a region's fit whose drawing hardly shows on the small copy is no board of this game (another
     # game's board, a table): the full-resolution polish, most of a search's time, is kept for the
     # others; the structure's fits need none (found by the drawing's own lines or locations)
-    found = _find_drawn(img, small, regions, layout, pool, deadline, MIN_DRAWING[layout.game])
+    found = _find_drawn(img, small, regions, layout, pool, deadline, MIN_DRAWING.get(layout.game, -1.0))
     # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
     # board that does not stand out from its table: it is searched for only where the regions'
     # fits leave the lines unclear (most photos need no structure search: a second or so saved)
