@@ -66,7 +66,6 @@ from .tuning import (
     LINE_CANDIDATES,
     MAX_CAMERA_ERROR,
     MID_SIDE,
-    MIN_DRAWING,
     NUMBERS_CLEAR,
     SAME_FIT_SHARE,
     SAME_START,
@@ -125,10 +124,7 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
     regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    # a region's fit whose drawing hardly shows on the small copy is no board of this game (another
-    # game's board, a table): the full-resolution polish, most of a search's time, is kept for the
-    # others; the structure's fits need none (found by the drawing's own lines or locations)
-    found = _find_drawn(img, small, regions, layout, pool, deadline, MIN_DRAWING.get(layout.game, -1.0))
+    found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
     # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
     # board that does not stand out from its table: it is searched for only where the regions'
     # fits leave the lines unclear (most photos need no structure search: a second or so saved)
@@ -140,8 +136,7 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
         lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
         if lines and (deadline is None or time.perf_counter() < deadline):
             by_graph = _find_drawn(img, small, lines, layout, pool, deadline)
-            if by_graph is not None:
-                found = by_graph if found is None else max(found, by_graph, key=_trust)
+            found = by_graph if found is None else max(found, by_graph, key=_trust)
     if found is None:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
     return found
@@ -215,28 +210,23 @@ def _find_drawn(
     layout: Layout,
     pool: Executor,
     deadline: float | None = None,
-    least_drawing: float = -1.0,
-) -> Detection | None:
+) -> Detection:
     """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
-    the best two at full resolution on the drawn lines, the outline and the drawing again (None:
-    none of them shows the drawing on the small copy at least `least_drawing`)."""
+    the best two at full resolution on the drawn lines, the outline and the drawing again."""
     h, w = img.shape[:2]
     shrink = small.shape[1] / w
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lab_small = support_lab(small)
     coarse = Scorer.coarse(layout)
 
-    def coarse_refine(c: Candidate) -> tuple[float, np.ndarray, str, float]:
+    def coarse_refine(c: Candidate) -> tuple[float, np.ndarray, str]:
         refined, score = coarse.refine(gray_small, c.H, COARSE_ECC_ITERS)
         if not plausible(refined, layout, small.shape):
             refined, score = c.H, coarse.score(gray_small, c.H)
         support = outline_support(small, refined, layout, lab=lab_small)
-        return (score + SUPPORT_WEIGHT * support, refined, c.source, score)
+        return (score + SUPPORT_WEIGHT * support, refined, c.source)
 
-    shown = [r for r in pool.map(coarse_refine, picked) if r[3] >= least_drawing]
-    if not shown:
-        return None
-    refined = [r[:3] for r in sorted(shown, key=lambda r: -r[0])]
+    refined = sorted(pool.map(coarse_refine, picked), key=lambda r: -r[0])
     full_from_small = _scaling(1 / shrink)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     fine = Scorer.fine(layout)

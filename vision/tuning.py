@@ -27,10 +27,6 @@ LINE_CANDIDATES = 2  # drawn boards: distinct fits from the drawing's line graph
 DRAWN_CANDIDATES = 6  # drawn boards: distinct region fits refined at low resolution ...
 DRAWN_PER_SOURCE = 2  # ... at most this many from one region
 DRAWN_FINALS = 3  # drawn boards: candidates polished at full resolution, at most
-# the drawing's correlation (the coarse scorer, after its ECC) a drawn board's region fit needs to be polished at
-# full resolution: rings boards show 0.25 or more, other boards asked as rings 0.18 or less (dev seeds 71, 75, train 41);
-# morris has none: its boards' region fits show as little as -0.1 and are still what they are read by (dev seed 91)
-MIN_DRAWING = {"rings": 0.15}
 SAME_START = 0.02  # board units: starts of the line refinement this close (outline corners) refine alike, one is kept
 COARSE_ECC_ITERS = 15  # ECC steps on the small copy: it only needs to come near
 FINE_ECC_ITERS = 30  # ECC steps at full resolution when the lines alone do not settle a fit
