@@ -6,8 +6,8 @@
    fitted to its contour, and a moment/overlap fit refined by ECC on the silhouette.
    Beside them, pocket boards' fits from the lattice of their round marks (`lattice`),
    morris' from the graph of its drawn lines (`linegraph`) and rings' from the honeycomb of
-   its locations (`honeycomb`; these two refined only where the region fits leave the lines
-   unclear).
+   its locations (`honeycomb`; these two searched for and refined only where the region fits
+   leave the lines unclear).
 2. Every candidate homography is scored by correlating the warped photo's edges with a
    drawing of the board's own features (pockets, lines, circles, outline) plus the share
    of the outline that shows a real edge (`evidence.outline_support`); implausible ones (not
@@ -49,7 +49,7 @@ from .lattice import lattice_candidates
 from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
-from .refine import line_refine, line_snap, on_the_lattice, onto_the_points, outline_refine
+from .refine import line_refine, line_snap, moved_by, on_the_lattice, onto_the_points, outline_refine
 from .tuning import (
     CLEAR_LINES,
     CLEAR_MARGIN,
@@ -68,6 +68,7 @@ from .tuning import (
     MID_SIDE,
     NUMBERS_CLEAR,
     SAME_FIT_SHARE,
+    SAME_START,
     SMALL_SIDE,
     STONE_MARKED,
     SUPPORT_WEIGHT,
@@ -101,10 +102,6 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     shrink = SMALL_SIDE / max(h, w)
     small = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
     drawn = mark_grid(layout.game) is None
-    # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
-    # board that does not stand out from its table; it is searched for beside the regions
-    by_structure, source = (honeycomb_candidates, "honeycomb") if layout.game == "rings" else (line_candidates, "lines")
-    by_lines = pool.submit(by_structure, img, small, layout) if drawn else None
     cands = candidates(small, layout, pool)
     if deadline is not None and time.perf_counter() > deadline:
         raise VisionError(
@@ -126,15 +123,18 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
         if not picked:
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
-    assert by_lines is not None
     regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    lines = [Candidate(rank, H, source) for rank, H in by_lines.result()]
-    lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
     found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
-    # the structure's fits only where the regions' leave the lines unclear: a fit shifted by
-    # a whole line still lays most of morris' lines on drawn lines
-    if lines and (found is None or not _clear(found, layout)):
-        if deadline is None or time.perf_counter() < deadline:
+    # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
+    # board that does not stand out from its table: it is searched for only where the regions'
+    # fits leave the lines unclear (most photos need no structure search: a second or so saved)
+    if (found is None or not _clear(found, layout)) and (deadline is None or time.perf_counter() < deadline):
+        by_structure, source = (
+            (honeycomb_candidates, "honeycomb") if layout.game == "rings" else (line_candidates, "lines")
+        )
+        lines = [Candidate(rank, H, source) for rank, H in by_structure(img, small, layout)]
+        lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
+        if lines and (deadline is None or time.perf_counter() < deadline):
             by_graph = _find_drawn(img, small, lines, layout, pool, deadline)
             found = by_graph if found is None else max(found, by_graph, key=_trust)
     if found is None:
@@ -250,7 +250,11 @@ def _find_drawn(
     def final(item: tuple[float, np.ndarray, str]) -> tuple[float, np.ndarray, str]:
         _, on_small, name = item
         H = full_from_small @ on_small
-        starts = (H, outline_refine(img, H, layout), line_snap(gray, H, layout))
+        starts: list[np.ndarray] = []
+        for start in (H, outline_refine(img, H, layout), line_snap(gray, H, layout)):
+            # a start the outline or the snap left (nearly) where another is refines to the same fit
+            if not any(moved_by(other, start, layout) < SAME_START for other in starts):
+                starts.append(start)
         options = [
             on_the_lattice(gray, fit_h, layout)
             for fit_h in pool.map(lambda start: line_refine(gray, start, layout), starts)

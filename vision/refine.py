@@ -194,7 +194,7 @@ def line_refine(
         refitted = _line_round(gray, H, layout, win, nrm)
         if refitted is None:
             return H
-        H, moved = refitted, _moved_by(H, refitted, layout)
+        H, moved = refitted, moved_by(H, refitted, layout)
         if k >= len(rounds) - 1 and moved < LINE_SETTLED:
             break
     return H
@@ -253,7 +253,7 @@ def _onto_the_lines(H: np.ndarray, pts: np.ndarray, nrm: np.ndarray, off: np.nda
     return float(np.mean(np.abs(rows @ step - off) <= MARK_RANSAC)), refit / refit[2, 2]
 
 
-def _moved_by(H: np.ndarray, refitted: np.ndarray, layout: Layout) -> float:
+def moved_by(H: np.ndarray, refitted: np.ndarray, layout: Layout) -> float:
     """How far (board units) the refit moves the board's outline corners, at most."""
     corners = layout.outline.reshape(-1, 1, 2).astype(np.float64)
     back = cv2.perspectiveTransform(cv2.perspectiveTransform(corners, refitted), np.linalg.inv(H))

@@ -27,6 +27,7 @@ LINE_CANDIDATES = 2  # drawn boards: distinct fits from the drawing's line graph
 DRAWN_CANDIDATES = 6  # drawn boards: distinct region fits refined at low resolution ...
 DRAWN_PER_SOURCE = 2  # ... at most this many from one region
 DRAWN_FINALS = 3  # drawn boards: candidates polished at full resolution, at most
+SAME_START = 0.02  # board units: starts of the line refinement this close (outline corners) refine alike, one is kept
 COARSE_ECC_ITERS = 15  # ECC steps on the small copy: it only needs to come near
 FINE_ECC_ITERS = 30  # ECC steps at full resolution when the lines alone do not settle a fit
 MID_SIDE = 800.0  # pixels: long side of the copy the final outline support is measured on
