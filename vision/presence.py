@@ -213,9 +213,10 @@ def like_the_marks(best: np.ndarray, marks: np.ndarray, feats: np.ndarray, names
     thing: a stone inside the marks' own cloud of looks (within `PRESENCE_TIGHT` times their
     median distance from its centre, or `PRESENCE_SAME_LOOK` when they are tighter) is one of
     them: the cloud holds their shadows too, so a stone raised where they are flat is outside."""
-    if len(marks) < 2 * PRESENCE_MIN or look_groups(_looks(feats[marks], names)) is not None:
+    looks = _looks(feats, names)
+    if len(marks) < 2 * PRESENCE_MIN or look_groups(looks[marks]) is not None:
         return best  # too few to have a look, or two looks: stones the trim gave up among the marks
-    x = _looks(feats, names)[:, : LOOK.index("foot_ink")]  # a pocket's rim shows as foot ink, lit unevenly
+    x = looks[:, : LOOK.index("foot_ink")]  # a pocket's rim shows as foot ink, lit unevenly
     centre = np.median(x[marks], 0)
     spread = float(np.median(np.linalg.norm(x[marks] - centre, axis=1)))
     near = np.linalg.norm(x - centre, axis=1) <= max(PRESENCE_TIGHT * spread, PRESENCE_SAME_LOOK)
