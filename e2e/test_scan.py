@@ -206,6 +206,21 @@ def test_many_colour_board_on_a_desktop(open_page, companion: str, shot) -> None
     page.keyboard.press("Enter")
     assert page.get_attribute(f'#scan-overlay [data-cell="{empty}"]', "data-colour") == "black"
     assert page.evaluate("document.activeElement.getAttribute('data-cell')") == empty
+    # a colour misnamed on every stone (dark blue glass read black): its count sets them all at once
+    shown = {marker["cell"]: marker["colour"] for marker in page.evaluate(MARKERS_JS)}
+    colour = max((c for c in set(shown.values()) if c != "empty"), key=list(shown.values()).count)
+    into = next(c for c in ("purple", "yellow", "orange", "white", "clear") if c not in shown.values())
+    page.click(f'#scan-side button[data-action="scan-group"][data-colour="{colour}"]')
+    assert page.evaluate("document.activeElement.closest('#scan-group') !== null")  # the choices take the focus
+    shot(page, "group")
+    page.click(f'#scan-group [data-colour="{into}"]')
+    assert page.query_selector("#scan-group") is None
+    after = {marker["cell"]: marker for marker in page.evaluate(MARKERS_JS)}
+    moved = [cell for cell, c in shown.items() if c == colour]
+    assert all(after[cell]["colour"] == into and after[cell]["checked"] for cell in moved)
+    assert all(after[cell]["colour"] == c for cell, c in shown.items() if c != colour)
+    assert f"{len(moved)} stones set from {colour} to {into}." in page.text_content("#scan-message")
+    assert page.evaluate("document.activeElement.dataset.colour") == into  # the focus on the count it became
     page.click("button[data-action=scan-score]")
     page.wait_for_selector("[data-scan-score]")
     shot(page)

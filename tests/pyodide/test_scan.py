@@ -124,6 +124,36 @@ def test_many_colour_sets_offer_the_colours_on_the_board_first() -> None:
     assert palette_html(scan, stone).count('class="choice"') == 10
 
 
+def test_a_colour_read_wrongly_on_every_stone_is_set_at_once_from_its_count() -> None:
+    scan = reading("rings_3000")
+    counts = scan.counts()
+    colour = next(c for c in counts if c != "empty")
+    into = next(c for c in get_game("rings").palette if c not in counts)  # a colour the board does not show
+    side = side_html(scan)
+    buttons = re.findall(r'<button type="button" class="count" data-action="scan-group" data-colour="([^"]+)"', side)
+    assert buttons == [c for c in counts if c != "empty"]  # every colour's count is a button, empty's is not
+    assert f"Change all {counts[colour]} stones read as {colour}" in side and 'id="scan-group"' not in side
+    group = side_html(scan, grouping=colour)
+    assert 'aria-expanded="true">' in group and f"The {counts[colour]} stones read as {colour} are:" in group
+    offered = re.findall(r'data-action="scan-regroup" data-colour="([^"]+)"', group)
+    assert offered == [c or "empty" for c in scan.colour_choices() if c != colour]  # all but the colour itself
+    moved = scan.recolour(colour, into)
+    assert sorted(moved) == sorted(loc for loc, c in scan.read.items() if c == colour) and len(moved) == counts[colour]
+    assert all(scan.cells[loc] == into for loc in moved) and set(moved) <= scan.checked
+    assert scan.counts()[into] == counts[colour] and colour not in scan.counts()
+    assert sorted(scan.corrected()) == sorted(moved)
+    # the stones can be merged into a colour already on the board, or cleared
+    other = next(c for c in scan.counts() if c not in ("empty", into))
+    scan.recolour(into, other)
+    assert scan.counts()[other] == counts[colour] + counts[other]
+    scan.recolour(other, None)
+    assert scan.counts()["empty"] == counts["empty"] + counts[colour] + counts[other] and other not in scan.counts()
+    with pytest.raises(ValueError, match="no brown"):
+        scan.recolour(other, "brown")
+    with pytest.raises(ValueError):
+        scan.recolour(None, "red")  # type: ignore[arg-type]  # empty is no colour to set at once
+
+
 def test_a_crowded_photo_zooms_at_the_first_tap_so_a_location_fits_a_finger() -> None:
     rings, morris = reading("rings_3000"), reading("morris_3002")
     assert rings.tap_zoom() > 2.5 and 1.0 < morris.tap_zoom() < rings.tap_zoom()

@@ -11,7 +11,8 @@ The photo is drawn inside an SVG whose coordinates are that photo's pixels, so t
 companion's `points` (in the same pixels) place each marker on its stone at any screen
 size, and a pinch or a tap zooms photo and markers together (boards/zoom.py, zoom.js:
 a rings board's locations are a dozen pixels apart on a phone). A tap on a location
-opens a small palette of its colours, the person picks one; nothing cycles.
+opens a small palette of its colours, the person picks one; nothing cycles. A tap on a
+colour's count sets every stone read in that colour at once (a set the reader misnamed).
 """
 
 from __future__ import annotations
@@ -145,6 +146,20 @@ class ScanReading:
             raise ValueError(f"{self.game} has no {colour} stones")
         self.cells[location] = colour
         self.checked.add(location)
+
+    def recolour(self, colour: str, into: str | None) -> list[str]:
+        """Every location now showing `colour` set to `into` at once (the reader named a whole set
+        wrongly: dark blue glass read black); they count as checked. Returns those locations."""
+        choices = self.colour_choices()
+        if colour is None or colour not in choices:
+            raise ValueError(f"{self.game} has no {colour} stones")
+        if into not in choices:
+            raise ValueError(f"{self.game} has no {into} stones")
+        moved = [loc for loc, now in self.cells.items() if now == colour]
+        for location in moved:
+            self.cells[location] = into
+            self.checked.add(location)
+        return moved
 
     def is_doubtful(self, location: str) -> bool:
         return location not in self.checked and self.confidence[location] < LOW_CONFIDENCE
@@ -395,6 +410,18 @@ def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] 
     )
 
 
+def choice_button(colour: str | None, action: str, location: str = "", now: str | None | bool = False) -> str:
+    """One of the colours (or empty) a palette offers, as its button; for a location's palette, the
+    location and whether this is what it holds `now`."""
+    dot = _dot(colour) if colour else "<span class=dot-empty></span>"
+    cell = f'data-cell="{esc(location)}" ' if location else ""
+    pressed = f' aria-pressed="{"true" if colour == now else "false"}"' if location else ""
+    return (
+        f'<button type="button" class="choice" data-action="{action}" {cell}data-colour="{colour_name(colour)}"'
+        f"{pressed}>{dot}{esc(colour_words(colour))}</button>"
+    )
+
+
 def palette_html(reading: ScanReading, location: str, view: dict[str, Any] | None = None) -> str:
     """The colours a location may be set to, as buttons beside it (over the photo, where it is shown)."""
     shown = scan_zoom(reading).view(view or {}, photo_frame(reading))
@@ -402,12 +429,7 @@ def palette_html(reading: ScanReading, location: str, view: dict[str, Any] | Non
     left = min(85.0, max(15.0, 100 * (x - (shown.cx - shown.width / 2)) / shown.width))
     top = min(100.0, max(0.0, 100 * (y - (shown.cy - shown.height / 2)) / shown.height))
     now = reading.cells[location]
-    choices = "".join(
-        f'<button type="button" class="choice" data-action="scan-set" data-cell="{esc(location)}" '
-        f'data-colour="{colour_name(c)}" aria-pressed="{"true" if c == now else "false"}">'
-        f"{_dot(c) if c else '<span class=dot-empty></span>'}{esc(colour_words(c))}</button>"
-        for c in reading.colour_choices()
-    )
+    choices = "".join(choice_button(c, "scan-set", location, now) for c in reading.colour_choices())
     question = _("{location}: what is there?").format(location=location)
     return (
         f'<div class="scan-palette {"above" if top > 50 else "below"}" id="scan-palette" role="dialog" '
@@ -435,17 +457,18 @@ def side_html(
     score: dict[str, Any] | None = None,
     message: tuple[str, str] = ("", ""),
     to_move: str | None = None,
+    grouping: str | None = None,
 ) -> str:
-    """Beside the photo: what is left to check, the counts, who moves next, the actions, the score."""
+    """Beside the photo: what is left to check, the counts (a colour's opens `group_html`), who moves
+    next, the actions, the score."""
     doubtful = len(reading.to_check())
     if doubtful:
         to_check = ngettext("{count} cell to check", "{count} cells to check", doubtful).format(count=doubtful)
         check = f'<p class="scan-count" data-to-check="{doubtful}"><span class="doubt-key"></span> {esc(to_check)}</p>'
     else:
         check = f'<p class="scan-count" data-to-check="0">{esc(_("Every location read with confidence."))}</p>'
-    counts = " · ".join(
-        f'<span class="count">{_dot(c) if c != "empty" else ""}{n} '
-        f"{esc(colour_words(None if c == 'empty' else c))}</span>"
+    counts = "".join(
+        f'<span class="count">{n} {esc(colour_words(None))}</span>' if c == "empty" else count_button(c, n, grouping)
         for c, n in reading.counts().items()
     )
     fixed = len(reading.corrected())
@@ -466,8 +489,10 @@ def side_html(
         else ""
     )
     tap = _("Tap a location to set what is there (on a crowded board the first tap zooms in).")
+    tap += " " + _("A colour read wrongly on every stone: tap its count.")
+    group = group_html(reading, grouping) if grouping in reading.counts() else ""
     return (
-        f'{check}<p class="scan-counts">{counts}{fixed_note}</p>'
+        f'{check}<p class="scan-counts">{counts}{fixed_note}</p>{group}'
         f'<p class="small">{esc(tap)}{esc(took)}</p>'
         f'{ask}<div class="buttons scan-actions">'
         f'<button type="button" class="primary" data-action="scan-score">{esc(_("Score"))}</button>'
@@ -475,6 +500,33 @@ def side_html(
         f'<button type="button" data-action="scan-again">{esc(_("Scan another photo"))}</button></div>'
         f'<div id="scan-message" role="alert" aria-live="assertive">{note}</div>'
         f'<div id="scan-score" aria-live="polite">{score_html(reading.game, score) if score else ""}</div>'
+    )
+
+
+def count_button(colour: str, count: int, grouping: str | None = None) -> str:
+    """A colour's count beside the photo, as the button that sets all its stones at once."""
+    label = ngettext(
+        "Change the {count} stone read as {colour}", "Change all {count} stones read as {colour}", count
+    ).format(count=count, colour=colour_words(colour))
+    return (
+        f'<button type="button" class="count" data-action="scan-group" data-colour="{esc(colour)}" '
+        f'aria-label="{esc(label)}" aria-expanded="{"true" if colour == grouping else "false"}">'
+        f"{_dot(colour)}{count} {esc(colour_words(colour))}</button>"
+    )
+
+
+def group_html(reading: ScanReading, colour: str) -> str:
+    """What every stone read as `colour` really is: the other colours and empty, one tap for them all."""
+    count = reading.counts()[colour]
+    question = ngettext(
+        "The {count} stone read as {colour} is:", "The {count} stones read as {colour} are:", count
+    ).format(count=count, colour=colour_words(colour))
+    choices = "".join(choice_button(c, "scan-regroup") for c in reading.colour_choices() if c != colour)
+    return (
+        f'<div class="scan-group" id="scan-group" role="group" aria-label="{esc(question)}" '
+        f'data-colour="{esc(colour)}"><p>{esc(question)}</p><div class="choices">{choices}</div>'
+        f'<button type="button" class="close" data-action="scan-group-close" aria-label="{esc(_("close"))}">✕</button>'
+        "</div>"
     )
 
 
@@ -486,6 +538,7 @@ def result_html(
     view: dict[str, Any] | None = None,
     picking: str | None = None,
     to_move: str | None = None,
+    grouping: str | None = None,
 ) -> str:
     width, height = reading.size
     ratio = width / height
@@ -495,7 +548,7 @@ def result_html(
         f'<div class="scan-layout">'
         f'<div class="scan-photo zoom-wrap" id="scan-photo" style="aspect-ratio:{width:g} / {height:g};'
         f'max-width:min(100%, calc(78vh * {ratio:.4f}))">{photo_html(reading, photo_url, view, picking)}</div>'
-        f'<aside class="scan-side" id="scan-side">{side_html(reading, score, message, to_move)}</aside>'
+        f'<aside class="scan-side" id="scan-side">{side_html(reading, score, message, to_move, grouping)}</aside>'
         f"</div></section>"
     )
 
@@ -542,6 +595,7 @@ class ScanScreen:
         self.ticket = 0  # bumped by every visit and every photo: a late answer for an earlier one is dropped
         self.view: dict[str, Any] = {}  # the photo's zoom (boards.zoom.Zoom keeps it here)
         self.picking: str | None = None  # the location whose palette is open
+        self.grouping: str | None = None  # the colour whose stones are being set all at once
 
     @property
     def shown_reading(self) -> ScanReading:
@@ -594,11 +648,17 @@ class ScanScreen:
         else:
             to_move = self._to_move()
             self.page.root.innerHTML = result_html(
-                self.reading, self.photo_url, self.score, view=self.view, picking=self.picking, to_move=to_move
+                self.reading,
+                self.photo_url,
+                self.score,
+                view=self.view,
+                picking=self.picking,
+                to_move=to_move,
+                grouping=self.grouping,
             )
 
     def _render_result(self, message: tuple[str, str] = ("", "")) -> None:
-        self.view, self.picking = {}, None
+        self.view, self.picking, self.grouping = {}, None, None
         self.page.new_screen(result_html(self.shown_reading, self.photo_url, self.score, message))
 
     def _to_move(self) -> str | None:
@@ -616,10 +676,12 @@ class ScanScreen:
         )
         if side:
             document.getElementById("scan-side").innerHTML = side_html(
-                self.shown_reading, self.score, message, self._to_move()
+                self.shown_reading, self.score, message, self._to_move(), self.grouping
             )
         target = None
-        if self.picking:
+        if self.grouping and side:
+            target = document.querySelector("#scan-group .choice")
+        elif self.picking:
             target = document.querySelector('#scan-palette [aria-pressed="true"]')
         elif focus:
             target = next(
@@ -632,6 +694,14 @@ class ScanScreen:
             )
         if target:
             target.focus(_js_options({"preventScroll": True}))
+
+    def _focus_count(self, colour: str) -> None:
+        """The focus back on a colour's count (where a group's choice or close button was)."""
+        from pyscript import document
+
+        count = document.querySelector(f'#scan-side [data-action="scan-group"][data-colour="{colour}"]')
+        if count:
+            count.focus(_js_options({"preventScroll": True}))
 
     # ----- events -------------------------------------------------------------------------------
     def act(self, action: str, node: Any) -> None:
@@ -662,6 +732,27 @@ class ScanScreen:
             self.picking = None
             message = self._rescore()
             self._redraw(message, focus=node.getAttribute("data-cell"))
+        elif action == "scan-group":
+            colour = node.getAttribute("data-colour")
+            self.grouping = None if colour == self.grouping else colour
+            self.picking = None
+            self._redraw(focus="")
+        elif action == "scan-regroup":
+            colour, self.grouping = self.grouping, None
+            if colour is None:
+                return
+            into = node.getAttribute("data-colour")
+            moved = self.reading.recolour(colour, None if into == "empty" else into)
+            done = ngettext(
+                "{count} stone set from {old} to {new}.", "{count} stones set from {old} to {new}.", len(moved)
+            ).format(count=len(moved), old=colour_words(colour), new=colour_words(None if into == "empty" else into))
+            message = self._rescore()
+            self._redraw(message if message[1] else ("info", done))
+            self._focus_count(into)
+        elif action == "scan-group-close":
+            colour, self.grouping = self.grouping, None
+            self._redraw()
+            self._focus_count(colour or "")
         elif action == "scan-close":
             location, self.picking = self.picking, None
             self._redraw(focus=location or "", side=False)
@@ -682,6 +773,8 @@ class ScanScreen:
         target = event.target
         if event.key == "Escape" and self.picking:
             self.act("scan-close", target)
+        elif event.key == "Escape" and self.grouping:
+            self.act("scan-group-close", target)
         elif (
             event.key in ("Enter", " ")
             and target.hasAttribute
