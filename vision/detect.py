@@ -26,6 +26,7 @@ in `tuning`.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
@@ -142,6 +143,16 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     return found
 
 
+def distinct_starts(starts: Iterable[np.ndarray], layout: Layout) -> list[np.ndarray]:
+    """The line refinement's starts less any left (nearly) where an earlier one is (the outline or
+    the snap moved it by less than `SAME_START`): it would refine to the same fit, at the same cost."""
+    kept: list[np.ndarray] = []
+    for start in starts:
+        if not any(moved_by(other, start, layout) < SAME_START for other in kept):
+            kept.append(start)
+    return kept
+
+
 def _trust(det: Detection) -> tuple[bool, float]:
     """How far a drawn board's fit can be trusted: a fit a real camera can make first, then
     its board's own marks where it puts them."""
@@ -250,11 +261,7 @@ def _find_drawn(
     def final(item: tuple[float, np.ndarray, str]) -> tuple[float, np.ndarray, str]:
         _, on_small, name = item
         H = full_from_small @ on_small
-        starts: list[np.ndarray] = []
-        for start in (H, outline_refine(img, H, layout), line_snap(gray, H, layout)):
-            # a start the outline or the snap left (nearly) where another is refines to the same fit
-            if not any(moved_by(other, start, layout) < SAME_START for other in starts):
-                starts.append(start)
+        starts = distinct_starts((H, outline_refine(img, H, layout), line_snap(gray, H, layout)), layout)
         options = [
             on_the_lattice(gray, fit_h, layout)
             for fit_h in pool.map(lambda start: line_refine(gray, start, layout), starts)
