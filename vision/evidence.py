@@ -140,6 +140,14 @@ def samples_in_view(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarr
     return seen if seen.sum() >= MIN_SEEN else None
 
 
+def lines_everywhere(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
+    """Drawn boards: share of all the drawn-line samples with a line right where the fit puts it.
+    Unlike `line_evidence` it counts the samples that show no line at all (off the board, on a
+    plain table) against the fit."""
+    _, off, strong = line_peaks(gray, H, layout, 0.2)
+    return float((strong & (np.abs(off) <= LINE_TOL)).mean())
+
+
 def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, seen: np.ndarray | None = None) -> float:
     """Drawn boards: share of the drawn-line samples whose line lies right where the fit puts it,
     among the samples in view (`seen`: a crowded rings board covers most of its circles, and a

@@ -14,7 +14,16 @@ import numpy as np
 
 from .camera import raised
 from .consensus import consensus_homography
-from .evidence import line_evidence, line_kernel, line_peaks, line_samples, outline_samples, stronger_on, sure_stones
+from .evidence import (
+    line_evidence,
+    line_kernel,
+    line_peaks,
+    line_samples,
+    lines_everywhere,
+    outline_samples,
+    stronger_on,
+    sure_stones,
+)
 from .frame import Frame
 from .layouts import Layout
 from .naming import colour_space
@@ -22,6 +31,8 @@ from .segment import thin_lines
 from .tuning import (
     LATTICE_DRAWN,
     LATTICE_WALK,
+    REPEATING,
+    WALK_BY_LINES,
     LINE_REFINE_ROUNDS,
     LINE_FIT_HOLD,
     LINE_FIT_ROUNDS,
@@ -92,20 +103,31 @@ def line_snap(
     return _moved(H, scale, tx, ty)
 
 
+def lattice_steps(game: str) -> list[np.ndarray]:
+    """The whole steps a drawn board's lines repeat by (none: the fit stays): rings' circles the six
+    of its triangular lattice; morris' squares one unit along either axis, which lays the nested
+    squares' sides and the cross lines on other lines for most of their length."""
+    turns = REPEATING.get(game, 0)
+    return [np.array([math.cos(2 * math.pi * j / turns), math.sin(2 * math.pi * j / turns)]) for j in range(turns)]
+
+
 def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
-    """Rings' circles repeat, so a fit a whole lattice step off lies on circles nearly everywhere:
-    of the fit and its six neighbours one step away, the one whose drawn-line samples show the
-    most ink wins (a shifted fit runs its edge circles off the board, onto the table), and
-    from there its neighbours, for a few steps."""
-    if layout.game not in LATTICE_DRAWN:
+    """A drawn board's lines repeat, so a fit a whole step off (`lattice_steps`) lies on lines
+    nearly everywhere: of the fit and its neighbours one step away, the one whose drawn-line
+    samples show the most ink wins (a shifted fit runs its edge lines off the board, onto the
+    table), and from there its neighbours, for a few steps."""
+    steps = lattice_steps(layout.game)
+    if not steps:
         return H
     pts, _ = line_samples(layout.game)
     fr = Frame(layout, SNAP_S, margin=LATTICE_WALK + 0.5)
     maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), line_kernel(layout.game, SNAP_S))
     ink = stronger_on(maps, fr.to_px(pts))
-    steps = [np.zeros(2)] + [np.array([math.cos(math.pi * j / 3), math.sin(math.pi * j / 3)]) for j in range(6)]
+    steps = [np.zeros(2), *steps]
 
     def shown(step: np.ndarray) -> float:
+        if layout.game in WALK_BY_LINES:
+            return lines_everywhere(gray, _moved(H, 1.0, step[0], step[1]), layout)
         px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
         return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
 

@@ -125,7 +125,14 @@ SNAP_REACH = 0.5  # board units a drawn fit may be shifted by to lie on its line
 SNAP_STEP = 0.05  # board units between the shifts tried
 SNAP_SCALES = (0.97, 1.0, 1.03)  # scales tried with them (the outline's margin varies)
 LATTICE_WALK = 3  # whole lattice steps a drawn fit may be moved by
-LATTICE_DRAWN = ("rings",)  # drawn boards whose lines repeat a whole step away (`on_the_lattice`)
+LATTICE_DRAWN = ("rings",)  # drawn boards whose points form a lattice (rings' up and down points)
+# drawn boards whose lines repeat a whole step away, by the directions of their steps (`on_the_lattice`):
+# a morris fit one unit off lays most of its line samples on other lines (dev seeds 69, 71: three boards
+# read on such a fit, sure of their wrong cells)
+REPEATING = {"rings": 6, "morris": 4}
+# ... and whose walk counts the samples with a line right where the fit puts them, of all of them, not the
+# ink the samples show (a morris fit one unit off shows the wood grain and the board's edge beside it as ink)
+WALK_BY_LINES = ("morris",)
 # rings' up and down points, sampled POINT_LOOK_S pixels per board unit, stand this far apart in colour
 # (`naming.colour_space`) on a fit a third of a triangle off them: 19-45, and 0-1 on the points (dev seed 75):
 # a fit this far is tried a third step away, and a reading still this far is read no surer than

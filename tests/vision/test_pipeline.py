@@ -119,6 +119,13 @@ def test_stones_the_forest_reads_empty_are_found_by_their_raised_look_group():
     assert all(reading.confidence[i] < CHECK_BELOW for i, c in reading.cells.items() if c == "white")
 
 
+def test_a_morris_fit_one_unit_off_walks_back_onto_the_lines():
+    # one unit off along an axis, the nested squares' sides and the cross lines lie on other lines
+    # for most of their length: the fit was taken, and 8 cells were read wrong and sure
+    meta, reading = read_hard("morris_69013")
+    assert misread("morris", reading.cells, meta["cells"]) == []
+
+
 def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
     # dots nearly a stone's size printed on paper, under a lamp: the forest reads them as black
     # glass stones; unlike the stones, the lines meeting at their foot show, so they are the board's
