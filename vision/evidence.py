@@ -32,6 +32,7 @@ from .tuning import (
     LINE_S,
     LINE_SAMPLE_STEP,
     LINE_TOL,
+    LINES_BAR,
     MIN_SEEN,
     NUMBERS_S,
     OUTLINE_CORNER_SHARE,
@@ -98,11 +99,12 @@ def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray,
     return points[ok], normals[ok]
 
 
-def line_peaks(
+def line_peak_values(
     gray: np.ndarray, H: np.ndarray, layout: Layout, win: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along the normal of every drawn-line sample: where, within +-win board units, the strongest
-    thin line (of the polarity the drawing has) lies.  Returns (samples, offsets along their normals, peak is strong)."""
+    thin line (of the polarity the drawing has) lies, and how strong it is.  Returns (samples,
+    offsets along their normals, peak strengths)."""
     pts, nrm = line_samples(layout.game)
     s = LINE_S[layout.game]
     fr = Frame(layout, s, margin=0.5)
@@ -114,8 +116,17 @@ def line_peaks(
     ink = stronger_on(maps, px)
     vals = cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
     j = np.argmax(vals, axis=1)
-    peak = vals[np.arange(len(pts)), j]
-    return pts, offs[j], peak > max(STRONG_PEAK, float(np.percentile(peak, STRONG_PEAK_SHARE)))
+    return pts, offs[j], vals[np.arange(len(pts)), j]
+
+
+def line_peaks(
+    gray: np.ndarray, H: np.ndarray, layout: Layout, win: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`line_peak_values` with each peak's strength as whether it counts: as strong as the
+    drawing's stronger lines on this fit (a share of the samples is always left out: stones,
+    glare, worn lines)."""
+    pts, off, peak = line_peak_values(gray, H, layout, win)
+    return pts, off, peak > max(STRONG_PEAK, float(np.percentile(peak, STRONG_PEAK_SHARE)))
 
 
 def sure_stones(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float) -> tuple[np.ndarray, np.ndarray]:
@@ -140,12 +151,20 @@ def samples_in_view(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarr
     return seen if seen.sum() >= MIN_SEEN else None
 
 
-def lines_everywhere(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
-    """Drawn boards: share of all the drawn-line samples with a line right where the fit puts it.
-    Unlike `line_evidence` it counts the samples that show no line at all (off the board, on a
-    plain table) against the fit."""
-    _, off, strong = line_peaks(gray, H, layout, 0.2)
-    return float((strong & (np.abs(off) <= LINE_TOL)).mean())
+def lines_bar(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
+    """How strong a line must show for `lines_everywhere`: a share of the typical line on this fit,
+    low enough that on the right fit nearly every sample not under a stone passes."""
+    _, _, peak = line_peak_values(gray, H, layout, 0.2)
+    return max(STRONG_PEAK, LINES_BAR * float(np.median(peak)))
+
+
+def lines_everywhere(gray: np.ndarray, H: np.ndarray, layout: Layout, bar: float) -> float:
+    """Drawn boards: share of all the drawn-line samples with a line at least `bar` strong right
+    where the fit puts it. Unlike `line_evidence` it counts the samples that show no line (off the
+    board, on a plain table) against the fit, and with one bar for every fit it compares (`line_peaks`'
+    bar is a share of each fit's own samples: any fit passes 60% of them)."""
+    _, off, peak = line_peak_values(gray, H, layout, 0.2)
+    return float(((peak > bar) & (np.abs(off) <= LINE_TOL)).mean())
 
 
 def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, seen: np.ndarray | None = None) -> float:

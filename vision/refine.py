@@ -19,6 +19,7 @@ from .evidence import (
     line_kernel,
     line_peaks,
     line_samples,
+    lines_bar,
     lines_everywhere,
     outline_samples,
     stronger_on,
@@ -31,6 +32,7 @@ from .segment import thin_lines
 from .tuning import (
     LATTICE_DRAWN,
     LATTICE_WALK,
+    NESTED_SCALES,
     REPEATING,
     WALK_BY_LINES,
     LINE_REFINE_ROUNDS,
@@ -112,10 +114,17 @@ def lattice_steps(game: str) -> list[np.ndarray]:
 
 
 def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
-    """A drawn board's lines repeat, so a fit a whole step off (`lattice_steps`) lies on lines
-    nearly everywhere: of the fit and its neighbours one step away, the one whose drawn-line
-    samples show the most ink wins (a shifted fit runs its edge lines off the board, onto the
-    table), and from there its neighbours, for a few steps."""
+    """A drawn board's lines repeat, so a fit a whole step off (`lattice_steps`), or on another of
+    morris' nested squares, lies on lines nearly everywhere: of the fit and its neighbours one step
+    away, the one whose drawn-line samples show the most ink (morris: the most lines) wins (a shifted
+    fit runs its edge lines off the board, onto the table), and from there its neighbours, for a
+    few steps. Morris' nested squares are tried first, by scaling."""
+    bar = lines_bar(gray, H, layout)  # one bar for every fit compared
+    if layout.game in NESTED_SCALES:  # a fit on another of the nested squares, scaled back onto its own
+        H = max(
+            (_moved(H, k, 0.0, 0.0) for k in (1.0, *NESTED_SCALES[layout.game])),
+            key=lambda fit_h: lines_everywhere(gray, fit_h, layout, bar),
+        )
     steps = lattice_steps(layout.game)
     if not steps:
         return H
@@ -127,7 +136,7 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
 
     def shown(step: np.ndarray) -> float:
         if layout.game in WALK_BY_LINES:
-            return lines_everywhere(gray, _moved(H, 1.0, step[0], step[1]), layout)
+            return lines_everywhere(gray, _moved(H, 1.0, step[0], step[1]), layout, bar)
         px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
         return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
 

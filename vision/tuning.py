@@ -100,6 +100,7 @@ LINE_CLEAR_FROM = {"morris": 0.42, "rings": 0.2}  # board units from a location:
 LINE_INSET = 0.96  # of the outline: drawn-line samples beyond it run into the board's edge
 STRONG_PEAK = 2.0  # thin-line strength a line's peak needs, at least ...
 STRONG_PEAK_SHARE = 40  # ... and this percentile of the peaks
+LINES_BAR = 0.3  # share of a fit's median line strength a sample's line needs in `lines_everywhere` (dev 69, 71, 91)
 LINE_TOL = 0.05  # board units: a drawn line found this close to the fit's is where it says
 HIDDEN = 1.7  # stone radii from a stone's location: its body hides the lines
 MIN_SEEN = 60  # line samples it takes to judge a fit by the lines left in view
@@ -133,6 +134,9 @@ REPEATING = {"rings": 6, "morris": 4}
 # ... and whose walk counts the samples with a line right where the fit puts them, of all of them, not the
 # ink the samples show (a morris fit one unit off shows the wood grain and the board's edge beside it as ink)
 WALK_BY_LINES = ("morris",)
+# scales about the centre that lay one of morris' nested squares (half-sides 1, 2, 3) on the next: a fit of
+# the outer square on the middle one shows lines on nearly every sample that shows any (dev 91005)
+NESTED_SCALES = {"morris": (2 / 3, 3 / 2)}
 # rings' up and down points, sampled POINT_LOOK_S pixels per board unit, stand this far apart in colour
 # (`naming.colour_space`) on a fit a third of a triangle off them: 19-45, and 0-1 on the points (dev seed 75):
 # a fit this far is tried a third step away, and a reading still this far is read no surer than
