@@ -25,8 +25,9 @@ SHOWN_FROM, SHOWN_TO = 0.5, 0.8
 SHOWN_STEPS = 4  # samples along each line's way out of the point, between those radii
 # share of the midways between points where the lines differ from the board the same way (darker or
 # lighter), at least, for them to show: ink and inlay 0.84 or more; grooves, faint lines, a noisy mat 0.76 or less
-LINES_AGREE = 0.8
+LINES_AGREE = 0.85
 BETWEEN_OFF = 0.35  # stone radii either side of a line, midway between two points, where the board shows
+LINE_REACH = 3.0  # pixels of the canonical raster (12 a stone radius) either side of where the fit draws a line
 OFF_LINE_DEG = 30.0  # the same ring, between two of the lines' six ways out (they leave 60 degrees apart)
 
 
@@ -57,23 +58,59 @@ def line_ways(game: str, radius: float) -> np.ndarray | None:
 
 
 @functools.cache
-def between_points(game: str, radius: float) -> tuple[np.ndarray, np.ndarray]:
+def between_points(game: str) -> tuple[np.ndarray, np.ndarray]:
     """Board points on the full circles midway between two of their points, where no stone stands,
-    and beside them either side of the line (`BETWEEN_OFF` stone radii in and out): (on, beside),
-    shaped (places, 1, 2) and (places, 2, 2)."""
-    on, beside = [], []
-    for circle in get_game(game).geometry().circles:
+    and the line's normal there (away from the circle's centre): (places, 2) each."""
+    geometry = get_game(game).geometry()
+    at = {loc.id: (loc.x, loc.y) for loc in geometry.locations}
+    on, normal = [], []
+    for circle in geometry.circles:
         if not circle.full:
             continue
-        centre = np.array([circle.x, circle.y])
+        x, y = at[circle.through[0]]
         for k in range(6):  # six points 60 degrees apart: the midways are 30 degrees off them
-            first = circle.through[0]
-            loc = next(loc for loc in get_game(game).geometry().locations if loc.id == first)
-            angle = np.arctan2(loc.y - centre[1], loc.x - centre[0]) + np.radians(30.0 + 60.0 * k)
+            angle = np.arctan2(y - circle.y, x - circle.x) + np.radians(30.0 + 60.0 * k)
             way = np.array([np.cos(angle), np.sin(angle)])
-            on.append([centre + circle.radius * way])
-            beside.append([centre + (circle.radius + d * radius) * way for d in (-BETWEEN_OFF, BETWEEN_OFF)])
-    return np.array(on), np.array(beside)
+            on.append(np.array([circle.x, circle.y]) + circle.radius * way)
+            normal.append(way)
+    return np.array(on), np.array(normal)
+
+
+def _basis(pts: np.ndarray) -> np.ndarray:
+    """The terms of a smooth correction over the board (constant, linear, quadratic in x and y)."""
+    x, y = pts[..., 0], pts[..., 1]
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], -1)
+
+
+def line_offsets(foot: np.ndarray, frame: Frame, sign: float) -> np.ndarray:
+    """Midway between the points (`between_points`), how far along its normal each line lies from where
+    the fit draws it (board units, within `LINE_REACH` pixels): the darkest place for dark lines
+    (`sign` -1), the lightest for light ones."""
+    on, normal = between_points(frame.layout.game)
+    steps = np.arange(-LINE_REACH, LINE_REACH + 1e-9, 0.5) / frame.s
+    profile = sign * _sample(foot, frame, on[:, None] + steps[None, :, None] * normal[:, None])
+    return steps[profile.argmax(1)]
+
+
+def fit_correction(foot: np.ndarray, frame: Frame, sign: float) -> np.ndarray:
+    """The coefficients (`_basis` terms, then x and y) of the smooth shift that puts the drawn circles
+    where the photo shows them: a fit found on the photo lies a pixel or two off its lines, about as wide
+    as they are.  Fitted to each midway line's offset along its normal, then again without the worst
+    fifth (a stone's edge or shadow across a midway)."""
+    on, normal = between_points(frame.layout.game)
+    offset = line_offsets(foot, frame, sign)
+    rows = np.concatenate([_basis(on) * normal[:, :1], _basis(on) * normal[:, 1:]], 1)
+    keep = np.ones(len(on), bool)
+    for _ in range(2):
+        coef, *_ = np.linalg.lstsq(rows[keep], offset[keep], rcond=None)
+        miss = np.abs(rows @ coef - offset)
+        keep = miss <= np.percentile(miss, 80)
+    return coef.reshape(2, -1)
+
+
+def corrected(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:
+    """Board points moved by the correction `coef` (`fit_correction`)."""
+    return pts + _basis(pts) @ coef.T
 
 
 def _turned(ways: np.ndarray, xy: np.ndarray, degrees: float) -> np.ndarray:
@@ -95,19 +132,31 @@ def _sample(strokes: np.ndarray, frame: Frame, pts: np.ndarray) -> np.ndarray:
 
 def lines_shown(foot: np.ndarray, frame: Frame, layout: Layout) -> np.ndarray:
     """Per location, how much the board plane's lightness (`foot`) where its lines run differs from
-    the same ring's between them, in units of the lines' own contrast with the board midway between the points (signed:
-    dark ink and light inlay alike): about 1 at an empty point whose lines show, about 0 under a
-    stone.  Zeros for a board whose lines miss its locations or do not show clearly (`LINES_AGREE`)."""
+    the same ring's between them, in units of the lines' own contrast with the board midway between
+    the points: about 1 at an empty point whose lines show, about 0 under a stone.  The lines are dark
+    ink or light inlay, whichever shows more clearly midway, and are looked for where the photo shows
+    them (`fit_correction`).  Zeros for a board whose lines miss its locations or do not show clearly
+    (`LINES_AGREE`)."""
     ways = line_ways(layout.game, layout.stone_radius)
     if ways is None:
         return np.zeros(len(layout.xy), np.float32)
-    on_line = _sample(foot, frame, ways)
-    beside = _sample(foot, frame, _turned(ways, layout.xy, OFF_LINE_DEG))
-    mid_on, mid_beside = between_points(layout.game, layout.stone_radius)
-    contrast = _sample(foot, frame, mid_on)[:, 0] - _sample(foot, frame, mid_beside).mean(1)
-    drawn = float(np.median(contrast))
-    if drawn == 0 or float(np.mean(np.sign(contrast) == np.sign(drawn))) < LINES_AGREE:
+    on, normal = between_points(layout.game)
+    side = BETWEEN_OFF * layout.stone_radius * normal
+    found = []
+    for sign in (-1.0, 1.0):  # dark lines, light lines
+        coef = fit_correction(foot, frame, sign)
+        on_line = corrected(on, coef)
+        contrast = sign * (
+            _sample(foot, frame, on_line)
+            - (_sample(foot, frame, on_line - side) + _sample(foot, frame, on_line + side)) / 2
+        )
+        found.append((float(np.mean(contrast > 0)), sign * float(np.median(contrast)), coef))
+    agree, drawn, coef = max(found, key=lambda f: f[0])
+    if agree < LINES_AGREE or drawn == 0:
         return np.zeros(len(layout.xy), np.float32)
     n = len(ways)
-    shown = np.nanmedian(on_line.reshape(n, -1), 1) - np.nanmedian(beside.reshape(n, -1), 1)
-    return (shown / drawn).astype(np.float32)
+    on_way = np.nanmedian(_sample(foot, frame, corrected(ways, coef)).reshape(n, -1), 1)
+    beside = np.nanmedian(
+        _sample(foot, frame, corrected(_turned(ways, layout.xy, OFF_LINE_DEG), coef)).reshape(n, -1), 1
+    )
+    return ((on_way - beside) / drawn).astype(np.float32)
