@@ -26,6 +26,9 @@ SHOWN_STEPS = 4  # samples along each line's way out of the point, between those
 # share of the midways between points where the lines differ from the board the same way (darker or
 # lighter), at least, for them to show: ink and inlay 0.84 or more; grooves, faint lines, a noisy mat 0.76 or less
 LINES_AGREE = 0.85
+# stone radii from a line's middle, midway, where a line of this share of its contrast or more is too wide to
+# tell a point's from the board between them: 5 mm ink covers an empty point's ring (0.7-0.95 there), 1-4.6 mm 0.61 or less
+LINE_EDGE, WIDE_LINE = 0.2, 0.65
 BETWEEN_OFF = 0.35  # stone radii either side of a line, midway between two points, where the board shows
 LINE_REACH = 3.0  # pixels of the canonical raster (12 a stone radius) either side of where the fit draws a line
 OFF_LINE_DEG = 30.0  # the same ring, between two of the lines' six ways out (they leave 60 degrees apart)
@@ -135,24 +138,26 @@ def lines_shown(foot: np.ndarray, frame: Frame, layout: Layout) -> np.ndarray:
     the same ring's between them, in units of the lines' own contrast with the board midway between
     the points: about 1 at an empty point whose lines show, about 0 under a stone.  The lines are dark
     ink or light inlay, whichever shows more clearly midway, and are looked for where the photo shows
-    them (`fit_correction`).  Zeros for a board whose lines miss its locations or do not show clearly
-    (`LINES_AGREE`)."""
+    them (`fit_correction`).  Zeros for a board whose lines miss its locations, do not show clearly
+    (`LINES_AGREE`) or are too wide (`WIDE_LINE`)."""
     ways = line_ways(layout.game, layout.stone_radius)
     if ways is None:
         return np.zeros(len(layout.xy), np.float32)
     on, normal = between_points(layout.game)
     side = BETWEEN_OFF * layout.stone_radius * normal
+    edge = LINE_EDGE * layout.stone_radius * normal
     found = []
     for sign in (-1.0, 1.0):  # dark lines, light lines
         coef = fit_correction(foot, frame, sign)
         on_line = corrected(on, coef)
-        contrast = sign * (
-            _sample(foot, frame, on_line)
-            - (_sample(foot, frame, on_line - side) + _sample(foot, frame, on_line + side)) / 2
-        )
-        found.append((float(np.mean(contrast > 0)), sign * float(np.median(contrast)), coef))
-    agree, drawn, coef = max(found, key=lambda f: f[0])
-    if agree < LINES_AGREE or drawn == 0:
+        board = (_sample(foot, frame, on_line - side) + _sample(foot, frame, on_line + side)) / 2
+        contrast = sign * (_sample(foot, frame, on_line) - board)
+        at_edge = sign * ((_sample(foot, frame, on_line - edge) + _sample(foot, frame, on_line + edge)) / 2 - board)
+        drawn = float(np.median(contrast))
+        width = float(np.median(at_edge)) / drawn if drawn > 0 else np.inf
+        found.append((float(np.mean(contrast > 0)), sign * drawn, width, coef))
+    agree, drawn, width, coef = max(found, key=lambda f: f[0])
+    if agree < LINES_AGREE or width > WIDE_LINE:
         return np.zeros(len(layout.xy), np.float32)
     n = len(ways)
     on_way = np.nanmedian(_sample(foot, frame, corrected(ways, coef)).reshape(n, -1), 1)

@@ -209,10 +209,11 @@ def by_hue(
     return names, renamed
 
 
-def empty_look(evidence: np.ndarray, sizes: np.ndarray) -> int:
+def empty_look(evidence: np.ndarray, sizes: np.ndarray, among: np.ndarray | None = None) -> int:
     """The group that is the board's empty look: the one whose cells lean furthest towards empty
-    (a board shows some empty points)."""
-    return int(np.argmax((evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes))
+    (a board shows some empty points), among the groups `among` (bool per group) when given."""
+    lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
+    return int(np.argmax(lean if among is None else np.where(among, lean, -np.inf)))
 
 
 def name_groups(
@@ -226,10 +227,13 @@ def name_groups(
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
     gives the group another class).  The empty points are one look (`empty_look`), and only groups
     near it in colour may be empty as well, unless `stones` (bool per group) says they stand up; the
-    groups `bare` shows the board's lines as empty points do are empty.
+    groups `bare` shows the board's lines as empty points do are empty, and one of them is the empty
+    look when the forest's hides the lines (frosted white stones it reads empty beside dark dots).
     With `misfit` (per group and class, in evidence per cell) the names are chosen on the evidence
     less the misfit, and a name stands only as clearly as it wins on both."""
     main = empty_look(evidence, sizes)
+    if stones is not None and bare is not None and stones[main] and bare.any():
+        main = empty_look(evidence, sizes, bare)  # the forest's empty look hides the lines other points show
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     apart = ((between >= DISTINCT_APART) | two_hues(centres)) & ~one_hue(centres)
     family = between[main] < EMPTY_FAMILY
