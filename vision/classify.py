@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from .camera import raised
+from .drawn import lines_shown
 from .flat import flat_colours
 from .frame import Frame
 from .layouts import Layout
@@ -106,6 +107,7 @@ def feature_names() -> list[str]:
         "shadow",
         "lit_x",
         "lit_y",
+        "lines_shown",
     ]
 
 
@@ -131,7 +133,8 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     spot_map = L - cv2.GaussianBlur(L, (0, 0), 0.35 * PX_PER_RADIUS)
     lap = np.abs(cv2.Laplacian(cv2.GaussianBlur(L, (0, 0), 0.8), cv2.CV_32F))
     # thin strokes at the foot, dark or light: a drawn board's lines meet at an empty location
-    foot_strokes = np.maximum(*thin_lines(cv2.GaussianBlur(L_foot, (0, 0), 0.7), int(round(0.5 * PX_PER_RADIUS)) | 1))
+    strokes = thin_lines(cv2.GaussianBlur(L_foot, (0, 0), 0.7), int(round(0.5 * PX_PER_RADIUS)) | 1)
+    foot_strokes = np.maximum(*strokes)
     hsv = cv2.cvtColor(warped, cv2.COLOR_BGR2HSV)
     sat = hsv[..., 1].astype(np.float32) / 255.0
     centres = frame.to_px(layout.xy)
@@ -222,7 +225,8 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     shade, _ = _first_harmonic(o_body, take(o_body, L))
     shadow, lit_side = _first_harmonic(o_shadow, take(o_shadow, L_foot))
     raised_body = np.stack([shade, shadow, np.cos(lit_side), np.sin(lit_side)], 1).astype(np.float32)
-    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None], raised_body], 1)
+    shown = lines_shown(cv2.GaussianBlur(L_foot, (0, 0), 0.7), frame, layout)
+    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None], raised_body, shown[:, None]], 1)
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 

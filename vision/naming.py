@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .presence import stones_among
+from .presence import covered_groups, lines_top, stones_among
 
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
 GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
@@ -38,6 +38,8 @@ HUE_SAME_DEG = 12.0  # hue angle (a, b) within which two clearly coloured groups
 HUE_APART_DEG = 20.0  # hue angle past which two clearly coloured groups are two colours, however near
 HUE_CHROMA = 15.0  # chroma (a, b) from which a group's hue is clear: black, white and clear have none
 HUELESS = ("black", "white", "clear")  # stone colours with no hue of their own (clear shows the board's)
+BARE_DOUBT = 0.2  # the forest's mean empty share of a group that shows the board's lines, from which it is
+# empty points (glossy yellow stones that mirror the lines: 0.01; empty points with dots read a colour: 0.3-0.5)
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
 # What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
 NAMED_COLOURS = {
@@ -119,19 +121,19 @@ def _best_naming(
     evidence: np.ndarray,
     apart: np.ndarray,
     may_be_empty: np.ndarray,
-    main: int,
+    empties: np.ndarray,
     banned: tuple[int, int] | None = None,
 ) -> tuple[float, list[int]]:
     """The names of the groups (rows of `evidence`, one column per class, empty first) with the most
     summed evidence such that no stone colour names two groups that are `apart` (a boolean matrix),
-    the group `main` is empty and only the groups `may_be_empty` are empty too; `banned` (group,
+    the groups `empties` (bool per group) are empty and only the groups `may_be_empty` are empty too; `banned` (group,
     class) forbids one choice.  A search over the groups, largest evidence first, that drops a
     branch once even its best remaining names cannot beat the best naming found."""
     groups, classes = evidence.shape
     allowed = np.ones_like(evidence, bool)
     allowed[:, EMPTY] = may_be_empty
-    allowed[main] = False
-    allowed[main, EMPTY] = True
+    allowed[empties] = False
+    allowed[empties, EMPTY] = True
     if banned is not None:
         allowed[banned] = False
     score = np.where(allowed, evidence, -np.inf)
@@ -207,10 +209,11 @@ def by_hue(
     return names, renamed
 
 
-def empty_look(evidence: np.ndarray, sizes: np.ndarray) -> int:
+def empty_look(evidence: np.ndarray, sizes: np.ndarray, among: np.ndarray | None = None) -> int:
     """The group that is the board's empty look: the one whose cells lean furthest towards empty
-    (a board shows some empty points)."""
-    return int(np.argmax((evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes))
+    (a board shows some empty points), among the groups `among` (bool per group) when given."""
+    lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
+    return int(np.argmax(lean if among is None else np.where(among, lean, -np.inf)))
 
 
 def name_groups(
@@ -219,25 +222,34 @@ def name_groups(
     sizes: np.ndarray,
     stones: np.ndarray | None = None,
     misfit: np.ndarray | None = None,
+    bare: np.ndarray | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
     gives the group another class).  The empty points are one look (`empty_look`), and only groups
-    near it in colour may be empty as well, unless `stones` (bool per group) says they stand up.
+    near it in colour may be empty as well, unless `stones` (bool per group) says they stand up; the
+    groups `bare` shows the board's lines as empty points do are empty, and one of them is the empty
+    look when the forest's hides the lines (frosted white stones it reads empty beside dark dots).
     With `misfit` (per group and class, in evidence per cell) the names are chosen on the evidence
     less the misfit, and a name stands only as clearly as it wins on both."""
     main = empty_look(evidence, sizes)
+    if stones is not None and bare is not None and stones[main] and bare.any():
+        main = empty_look(evidence, sizes, bare)  # the forest's empty look hides the lines other points show
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     apart = ((between >= DISTINCT_APART) | two_hues(centres)) & ~one_hue(centres)
     family = between[main] < EMPTY_FAMILY
+    empties = np.arange(len(evidence)) == main
+    if bare is not None:
+        family |= bare
+        empties |= bare
     if stones is not None:
         family &= ~stones
     weighed = [evidence] if misfit is None else [evidence - sizes[:, None] * misfit, evidence]
-    _, best_names = _best_naming(weighed[0], apart, family, main)
+    _, best_names = _best_naming(weighed[0], apart, family, empties)
     margins = np.full(len(evidence), np.inf)
     for scores in weighed:
         total = float(scores[np.arange(len(scores)), best_names].sum())
         for g, k in enumerate(best_names):
-            other, _ = _best_naming(scores, apart, family, main, banned=(g, k))
+            other, _ = _best_naming(scores, apart, family, empties, banned=(g, k))
             margins[g] = min(margins[g], (total - other) / sizes[g])
     return best_names, margins
 
@@ -327,19 +339,27 @@ def name_by_groups(
     if body is not None:
         main = empty_look(evidence, np.array([len(g) for g in groups], float))
         feats, columns = body
-        side = stones_among(feats[groups[main]], P[groups[main], EMPTY], columns)
-        if side is not None and side.sum() >= MIN_GROUP:
-            groups.append(groups[main][side])
-            groups[main] = groups[main][~side]
-            evidence = np.stack([summed(g) for g in groups])
-            stones = np.r_[stones, True]
+        top = lines_top(groups, feats, columns)
+        for i in range(len(groups)):  # the empty look's group by look, any other by the lines its cells hide
+            side = stones_among(feats[groups[i]], P[groups[i], EMPTY], columns, 0.0 if i == main else top, i == main)
+            if side is not None and min(side.sum(), (~side).sum()) >= MIN_GROUP:
+                groups.append(groups[i][side])
+                groups[i] = groups[i][~side]
+                stones = np.r_[stones, True]
+        evidence = np.stack([summed(g) for g in groups])
+    bare = np.zeros(len(groups), bool)
+    if body is not None:  # the groups that hide the drawn circles beside their points are stones
+        covered, bare = covered_groups(groups, *body)
+        stones |= covered
+        # ... and those that show them, and the forest does not call sure stones, are empty points
+        bare &= np.array([P[g, EMPTY].mean() >= BARE_DOUBT for g in groups])
     centres = np.stack([colours[g].mean(0) for g in groups])
     sizes = np.array([len(g) for g in groups], float)
     medians = np.stack([np.median(lab[g], 0) for g in groups])
-    names, margins = name_groups(evidence, centres, sizes, stones)
+    names, margins = name_groups(evidence, centres, sizes, stones, bare=bare)
     names, _ = by_hue(names, centres, sizes, classes)
     # named again with the light the first names imply taken out of each group's colour
-    names, margins = name_groups(evidence, centres, sizes, stones, light_penalty(names, medians, classes))
+    names, margins = name_groups(evidence, centres, sizes, stones, light_penalty(names, medians, classes), bare)
     names, hued = by_hue(names, centres, sizes, classes)
     margins[hued] = 0.0  # named against the forest's votes: checked
     misfits = colour_doubts(names, medians, classes)

@@ -22,6 +22,11 @@ from .tuning import (
     PRESENCE_FLAT_NOISE,
     PRESENCE_FOOT_HIDDEN,
     PRESENCE_FOOT_SHOWN,
+    PRESENCE_LINES_BARE,
+    PRESENCE_LINES_EMPTY,
+    PRESENCE_LINES_HIDDEN,
+    PRESENCE_LINES_SHOWN,
+    PRESENCE_LINES_SPLIT,
     PRESENCE_MIN,
     PRESENCE_OTHER_COLOUR,
     PRESENCE_SAME_LOOK,
@@ -116,26 +121,74 @@ def lit_alike(rows: np.ndarray, stones: np.ndarray, names: list[str]) -> bool:
     )
 
 
+# the measures of the drawn lines a location shows (`classify.feature_names`), each with how clearly a flat
+# group shows them and what share of that stones show at most: the strokes at its foot, where morris'
+# lines meet; the circles beside a rings point, past its marker (`drawn.lines_shown`; 0 on other boards)
+LINE_MEASURES = (
+    ("foot_ink", PRESENCE_FOOT_SHOWN, PRESENCE_FOOT_HIDDEN),
+    ("lines_shown", PRESENCE_LINES_SHOWN, PRESENCE_LINES_HIDDEN),
+)
+
+
 def hides_lines(stones: np.ndarray, flat: np.ndarray, names: list[str]) -> bool:
-    """Whether the `stones` rows hide the drawn lines the `flat` rows show at their foot: a raised
-    stone covers where the lines meet, a printed or painted dot is drawn over by them or lets
-    them show beside it."""
-    foot = names.index("foot_ink")
-    f_stones, f_flat = float(np.median(stones[:, foot])), float(np.median(flat[:, foot]))
-    return f_flat >= PRESENCE_FOOT_SHOWN and f_stones <= PRESENCE_FOOT_HIDDEN * f_flat
+    """Whether the `stones` rows hide the drawn lines the `flat` rows show (by any of `LINE_MEASURES`):
+    a raised stone covers where the lines meet and run out, a printed or painted dot is drawn over by
+    them or lets them show beside it."""
+    for measure, shown, hidden in LINE_MEASURES:
+        k = names.index(measure)
+        f_stones, f_flat = float(np.median(stones[:, k])), float(np.median(flat[:, k]))
+        if f_flat >= shown and f_stones <= hidden * f_flat:
+            return True
+    return False
 
 
-def stones_among(rows: np.ndarray, empty_share: np.ndarray, names: list[str]) -> np.ndarray | None:
-    """Which of one colour group's cells (`rows`: the board's empty look by colour) are stones of the
-    board's own colour (dark red stones on a dark red board): a look group of their own that hides
-    the drawn lines the others show at their foot, and whose empty share of the forest's votes
-    (`empty_share`) is the lower.  None when there is no such group."""
+def covered_groups(groups: list[np.ndarray], feats: np.ndarray, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per group of cells (a colour group of rings' points), whether it hides the drawn circles beside
+    its points and whether it shows them, measured against the group that shows them most: a stone
+    covers them whatever its colour, an empty point shows them whatever its marker.  Neither, for every
+    group, when no group shows them clearly (grooves, lines of the dots' own tone)."""
+    k = names.index("lines_shown")
+    shown = np.array([float(np.median(feats[g, k])) for g in groups])
+    top = lines_top(groups, feats, names)
+    if top < PRESENCE_LINES_SHOWN:
+        return np.zeros(len(groups), bool), np.zeros(len(groups), bool)
+    return shown <= PRESENCE_LINES_HIDDEN * top, shown >= max(PRESENCE_LINES_BARE * top, PRESENCE_LINES_EMPTY)
+
+
+def lines_top(groups: list[np.ndarray], feats: np.ndarray, names: list[str]) -> float:
+    """How clearly the group of cells that shows the drawn circles beside its points most shows them
+    (its median `lines_shown`): the empty points' look, when the board's lines show at all."""
+    k = names.index("lines_shown")
+    return max(float(np.median(feats[g, k])) for g in groups)
+
+
+def covered_cells(rows: np.ndarray, names: list[str], top: float) -> np.ndarray | None:
+    """Which of a group's cells hide the drawn circles beside them (`lines_shown` below
+    `PRESENCE_LINES_SPLIT` of `top`, how clearly the points that show them most show them), when the
+    board's lines show that clearly anywhere; else None."""
+    if top < PRESENCE_LINES_SHOWN:
+        return None
+    return rows[:, names.index("lines_shown")] < PRESENCE_LINES_SPLIT * top
+
+
+def stones_among(
+    rows: np.ndarray, empty_share: np.ndarray, names: list[str], top: float = 0.0, by_look: bool = True
+) -> np.ndarray | None:
+    """Which of one colour group's cells (`rows`) are stones among the board's empty points: stones of
+    the board's own colour in its empty look (dark red stones on a dark red board), a look group of
+    their own (`by_look`), or, on a board whose drawn circles show beside its empty points as clearly
+    as `top` (`covered_cells`), the cells that hide them (white stones grouped with the pale empty
+    points of a dark board).  Either hides the drawn lines the others show (`hides_lines`), and has
+    the lower empty share of the forest's votes (`empty_share`).  None when there is no such group."""
     if len(rows) < 2 * PRESENCE_MIN:
         return None
-    side = look_groups(_looks(rows, names))
-    if side is None or empty_share[side].mean() >= empty_share[~side].mean():
-        return None
-    return side if hides_lines(rows[side], rows[~side], names) else None
+    splits = ([look_groups(_looks(rows, names))] if by_look else []) + [covered_cells(rows, names, top)]
+    for side in splits:
+        if side is None or side.all() or not side.any():
+            continue
+        if empty_share[side].mean() < empty_share[~side].mean() and hides_lines(rows[side], rows[~side], names):
+            return side
+    return None
 
 
 def is_raised(stones: np.ndarray, flat: np.ndarray, read: np.ndarray, names: list[str], lines_meet: bool) -> bool:

@@ -224,5 +224,15 @@ PRESENCE_SAME_LIGHT = 0.6  # length of the mean of the stones' lit-side directio
 PRESENCE_OTHER_COLOUR = 1.0  # look units between the colours of marks and the stones they are read as
 PRESENCE_FOOT_SHOWN = 0.3  # foot ink of the flat group that shows its drawn lines ...
 PRESENCE_FOOT_HIDDEN = 0.3  # ... which stones hide: their foot ink this share of it, at most
+# rings' drawn circles beside a point (`drawn.lines_shown`, in the lines' own contrast midway between points)
+PRESENCE_LINES_SHOWN = 0.25  # shown this clearly at one group's points: the board's lines show at its empty points ...
+PRESENCE_LINES_HIDDEN = 0.3  # ... and a group showing this share of that at most hides them: stones
+# ... or this share at least, and PRESENCE_LINES_EMPTY, shows them: empty points (with marks of their own
+# colour); a colour group of stones shows 0.25 at most, 0.33 under glossy mirrors (dev seeds 65, 75, 89, 97)
+PRESENCE_LINES_BARE = 0.45
+PRESENCE_LINES_EMPTY = 0.3
+PRESENCE_LINES_SPLIT = (
+    0.45  # a cell showing less than this share of it hides them (0.4 and 0.5 read dev seeds alike or worse)
+)
 SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one
 # colour: dark red and orange stand 15 or more apart even under a warm light

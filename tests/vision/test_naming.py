@@ -211,3 +211,40 @@ def test_a_group_is_named_by_its_colour_with_the_light_taken_out():
     named = name_by_groups(P, P, colours, COLUMNS)
     assert named.best.tolist() == [EMPTY] * 40 + [WHITE] * 12 + [BLACK] * 12 + [BLUE] * 12 + [ORANGE] * 12
     assert named.doubted[76:].all() and not named.doubted[:76].any()
+
+
+def test_paler_empty_points_read_white_are_empty_by_the_circles_they_show():
+    # dark inlay on light wood under a window: the empty points in the light read white (the forest
+    # half leans empty on them); they show the circles running out of them, as the other empty
+    # points do, where the white stones hide them (`drawn.lines_shown`: 1 at an empty point, 0 under a stone)
+    pale, white = (92.0, 3.0, 14.0), (96.0, 0.0, 2.0)
+    colours = cells((BOARD, 50), (pale, 20), (white, 15), (RED_STONE, 15))
+    feats, names = body(colours, lines_shown=[0.9] * 50 + [0.6] * 20 + [0.02] * 15 + [0.03] * 15)
+    P = votes(({EMPTY: 0.9}, 50), ({EMPTY: 0.35, WHITE: 0.55}, 20), ({WHITE: 0.9}, 15), ({RED: 0.9}, 15))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist()[50:70] == [WHITE] * 20
+    named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
+    assert named.best.tolist() == [EMPTY] * 70 + [WHITE] * 15 + [RED] * 15
+    assert named.doubted[50:70].all()
+
+
+def test_the_empty_look_is_the_group_that_shows_the_circles_when_the_forests_hides_them():
+    # frosted white stones on a white mat, which the forest reads empty, and the empty points' dark
+    # dots, which it reads black beside black glass: the dots' group shows the circles, the frosted
+    # stones hide them
+    mat, dot, black = (88.0, 0.0, 3.0), (30.0, 0.0, 0.0), (12.0, 0.0, -2.0)
+    colours = cells((mat, 40), (dot, 30), (black, 20))
+    feats, names = body(colours, lines_shown=[0.02] * 40 + [0.8] * 30 + [0.01] * 20)
+    P = votes(({EMPTY: 0.8, WHITE: 0.15}, 40), ({EMPTY: 0.3, BLACK: 0.6}, 30), ({BLACK: 0.9}, 20))
+    assert name_by_groups(P, P, colours, COLUMNS).best.tolist()[:40] == [EMPTY] * 40
+    named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
+    assert named.best.tolist() == [WHITE] * 40 + [EMPTY] * 30 + [BLACK] * 20
+
+
+def test_stones_that_mirror_the_circles_but_the_forest_reads_sure_stay_stones():
+    # glossy yellow stones mirror the light lines beside them; the forest is sure of them
+    yellow = (85.0, -10.0, 80.0)
+    colours = cells((BOARD, 50), (yellow, 12), (BLUE_STONE, 15))
+    feats, names = body(colours, lines_shown=[0.8] * 50 + [0.7] * 12 + [0.0] * 15)
+    P = votes(({EMPTY: 0.9}, 50), ({COLUMNS.index("yellow"): 0.95}, 12), ({BLUE: 0.9}, 15))
+    named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
+    assert named.best.tolist() == [EMPTY] * 50 + [COLUMNS.index("yellow")] * 12 + [BLUE] * 15

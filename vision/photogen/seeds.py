@@ -34,7 +34,8 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # 83: rings photos the confidence of colour groups (`vision/naming.py`) was tuned on (bench/out/dev83)
 # 85 (three-stones) and 87 (sage-stones): what presence that holds still under a nudged fit was tried on
 # 89 (rings) and 91 (morris): what the drawn boards' search was made cheaper on (bench/out/dev89, dev91)
-CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 83, 85, 87, 89, 91)
+# 97: rings photos the empty look by the drawn circles a group shows (`vision/drawn.py`) was tuned on (bench/out/dev97)
+CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 83, 85, 87, 89, 91, 97)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
 # never a training photo (the trainer takes this generator's photos from no seed)
