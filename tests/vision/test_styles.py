@@ -61,9 +61,10 @@ def test_big_markers_and_no_stones_read_empty():
         assert not any(reading.cells.values()), {k: v for k, v in reading.cells.items() if v}
 
 
-def test_the_print_style_leaves_every_other_choice_of_a_seed_as_it_was():
-    # the generator learnt to print pockets as discs after these photos were made: each committed
-    # photo's seed still gives its recorded design (the print style comes from a stream of its own)
+def test_the_print_style_and_the_glass_leave_every_other_choice_of_a_seed_as_it_was():
+    # the generator learnt to print pockets as discs, and to make see-through glass, after these
+    # photos were made: each committed photo's seed still gives its recorded design (the print style
+    # and the glass's clarity come from streams of their own)
     import importlib
 
     generate = importlib.import_module("vision.photogen.generate")
@@ -75,7 +76,8 @@ def test_the_print_style_leaves_every_other_choice_of_a_seed_as_it_was():
     for meta in ours:
         design_now = json.loads(json.dumps(generate.design_of(meta["game"], meta["render"]["seed"])))
         recorded = dict(meta["render"]["design"])
-        printed = design_now.pop("pocket_print")
-        if "pocket_print" in recorded:  # photos made since record it
-            assert printed == recorded.pop("pocket_print"), meta["image"]
+        for later in ("pocket_print", "glass_filter", "clear_fade_cm"):
+            drawn = design_now.pop(later)
+            if later in recorded:  # photos made since record it
+                assert drawn == recorded.pop(later), meta["image"]
         assert design_now == recorded, meta["image"]

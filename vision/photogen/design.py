@@ -65,6 +65,12 @@ STONE_SHADES = {
 LIGHTS = ("sun", "window", "tungsten", "mixed", "lamp")
 POCKET_PRINTS = ("ring", "disc")  # a printed pocket: its outline, or a disc filled with the ink
 PRINT_STREAM = 1  # the spawn key of the random stream the print style is drawn from (`_pocket_print`)
+GLASS_STREAM = 2  # ... and of the stream the glass's clarity is drawn from (`_glass`)
+DENSE_GLASS = 0.04  # filter of the first glass: coloured glass that lets almost no board through
+TINTED_GLASS = (0.3, 0.85)  # see-through coloured glass, as a real set's (Blender's glass lets all through)
+GREEN_FADE_CM = 2.0  # clear glass of the first generator: a green tint within 2 cm of glass
+CLEAR_FADE_CM = (4.0, 30.0)  # nearly colourless clear glass shows the board through it, barely darker
+OLD_GLASS_SHARE = 0.35  # of designs keep the first generator's glass
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,8 @@ class Design:
     pockets: str  # pocket boards: cap | drilled | printed
     pocket_print: str  # printed pockets: ring | disc ("" for any other pocket)
     stone_material: str  # glass | glossy | matte
+    glass_filter: float  # share of the light coloured glass stones let through (not black or white)
+    clear_fade_cm: float  # glass depth over which clear stones take their faint tint: long is colourless
     stone_shape: str  # dome | disc
     light: str  # one of LIGHTS
     table: str  # cloth | wood | similar (of the board's own colour)
@@ -113,11 +121,25 @@ def _pick(rng: np.random.Generator, options, p=None):
 def _pocket_print(rng: np.random.Generator) -> str:
     """How printed pockets are printed, drawn from a stream of the seed's own that `rng` never
     reaches: the print style came after the other choices, and every seed keeps them as they were."""
+    return _pick(_own_stream(rng, PRINT_STREAM), POCKET_PRINTS)
+
+
+def _own_stream(rng: np.random.Generator, key: int) -> np.random.Generator:
+    """A stream of the seed's own that `rng` never reaches: choices that came after the others
+    are drawn from it, and every seed keeps its other choices as they were."""
     seeded = rng.bit_generator.seed_seq
     if not isinstance(seeded, np.random.SeedSequence):
         raise TypeError("a design's generator is made from a seed (np.random.default_rng(seed))")
-    own = np.random.default_rng(np.random.SeedSequence(seeded.entropy, spawn_key=(PRINT_STREAM,)))
-    return _pick(own, POCKET_PRINTS)
+    return np.random.default_rng(np.random.SeedSequence(seeded.entropy, spawn_key=(key,)))
+
+
+def _glass(rng: np.random.Generator) -> tuple[float, float]:
+    """How clear the design's glass is (`glass_filter`, `clear_fade_cm`): a share of designs keep
+    the first generator's dense coloured glass and green-tinted clear glass."""
+    own = _own_stream(rng, GLASS_STREAM)
+    if own.random() < OLD_GLASS_SHARE:
+        return DENSE_GLASS, GREEN_FADE_CM
+    return round(float(own.uniform(*TINTED_GLASS)), 3), round(float(own.uniform(*CLEAR_FADE_CM)), 1)
 
 
 def sample_design(game: str, rng: np.random.Generator) -> Design:
@@ -187,6 +209,7 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
     stone_shape = "disc" if rng.random() < 0.2 else "dome"
     light = _pick(rng, LIGHTS, p=[0.2, 0.2, 0.15, 0.15, 0.3])
     table = _pick(rng, ["cloth", "wood", "similar"], p=[0.45, 0.4, 0.15])
+    glass_filter, clear_fade_cm = _glass(rng)
     return Design(
         board_material=material,
         board_finish=finish,
@@ -202,6 +225,8 @@ def sample_design(game: str, rng: np.random.Generator) -> Design:
         pockets=pockets,
         pocket_print=_pocket_print(rng) if pockets == "printed" else "",
         stone_material=stone_material,
+        glass_filter=glass_filter,
+        clear_fade_cm=clear_fade_cm,
         stone_shape=stone_shape,
         light=light,
         table=table,

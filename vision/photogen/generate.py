@@ -122,7 +122,7 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
         r = made.stone_r * rng.uniform(0.97, 1.03)
         parts.append(
             f"{povscene.stone_shape(design.stone_shape, r, made.stone_h, x + jx, made.rest_y, y + jy)} "
-            f"{povscene.stone_material(col, design.stone_material, shades[col])} }}"
+            f"{povscene.stone_material(col, design.stone_material, shades[col], design.glass_filter, design.clear_fade_cm)} }}"
         )
     # spare stones and everyday things on the table, outside the board
     spares = []
@@ -135,7 +135,7 @@ def build_scene(game: str, cells: dict, rng: np.random.Generator, size=(1600, 12
             u, v = d * math.cos(ang), d * math.sin(ang)
             parts.append(
                 f"{povscene.stone_shape(design.stone_shape, made.stone_r, made.stone_h, u, 0.0, v)} "
-                f"{povscene.stone_material(col, design.stone_material, shades[col])} }}"
+                f"{povscene.stone_material(col, design.stone_material, shades[col], design.glass_filter, design.clear_fade_cm)} }}"
             )
             spares.append({"colour": col, "u": round(u, 2), "v": round(v, 2)})
     things: list[str] = []

@@ -78,20 +78,26 @@ def ink_texture(colour_srgb, gloss: float = 0.0) -> str:
     )
 
 
-def stone_material(colour: str, material: str, shade) -> str:
+def stone_material(colour: str, material: str, shade, glass_filter: float = 0.04, clear_fade_cm: float = 2.0) -> str:
+    """A stone's material; glass of a colour other than black and white lets `glass_filter` of the
+    light through, tinted (crossing it twice, a lighter tint shows the shade), and clear glass takes
+    its faint tint over `clear_fade_cm` of glass: the board shows through both, refracted."""
     c = srgb_to_lin(shade)
     if colour == "clear":
         return (
             "material { texture { pigment { rgbf <%.3f, %.3f, %.3f, 0.92> } "
             "finish { ambient 0 diffuse 0.05 specular 0.9 roughness 0.003 reflection { 0.04, 0.6 fresnel } conserve_energy } } "
-            "interior { ior 1.5 fade_distance 2 fade_power 1 fade_color <0.80, 0.95, 0.88> } }"
-        ) % tuple(np.clip(c * 1.02, 0, 1))
+            "interior { ior 1.5 fade_distance %.2f fade_power 1 fade_color <0.80, 0.95, 0.88> } }"
+        ) % (*np.clip(c * 1.02, 0, 1), clear_fade_cm)
     if material == "glass":
+        see_through = colour not in ("black", "white")
+        f = glass_filter if see_through else 0.04
+        tint = np.clip(c**0.6, 0, 1) if see_through and f > 0.04 else c
         return (
-            "material { texture { pigment { rgbf <%.3f, %.3f, %.3f, 0.04> } "
-            "finish { ambient 0 diffuse 0.55 specular 0.8 roughness 0.004 reflection { 0.03, 0.3 fresnel } conserve_energy } } "
+            "material { texture { pigment { rgbf <%.3f, %.3f, %.3f, %.3f> } "
+            "finish { ambient 0 diffuse %.3f specular 0.8 roughness 0.004 reflection { 0.03, 0.3 fresnel } conserve_energy } } "
             "interior { ior 1.5 } }"
-        ) % tuple(c)
+        ) % (*tint, f, 0.55 * (1.0 - f) / 0.96)
     if material == "glossy":
         return (
             "material { texture { pigment { %s } finish { ambient 0 diffuse 0.8 specular 0.5 roughness 0.01 } } }"
