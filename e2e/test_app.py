@@ -69,8 +69,9 @@ def test_pyscript_opens_no_package_cache(page, base_url) -> None:
     at every start and waited for it before taking the interpreter, between Pyodide up and the first screen; the
     page installs no packages, so build.py has it open none."""
     open_app(page, base_url)
-    databases = page.evaluate("indexedDB.databases().then((found) => found.map((database) => database.name))")
-    assert "IDBMap/@pyscript.fs" in databases  # PyScript's other database: the list is read in time
+    listed = "indexedDB.databases().then((found) => found.map((database) => database.name))"
+    page.wait_for_function(f"() => {listed}.then((names) => names.includes('IDBMap/@pyscript.fs'))")  # its other one
+    databases = page.evaluate(listed)
     assert not [name for name in databases if re.search(r"@\d+\.\d+\.\d+$", name)], databases  # origin@version
 
 
