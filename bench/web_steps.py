@@ -1,0 +1,108 @@
+"""What stands between Pyodide up and the first screen, cold start by cold start: PyScript's steps, python.js's marks.
+
+    python bench/web_steps.py [--runs 8] [--seed 1] [--compare OTHER_DIST]
+
+Each run opens the app cold (a fresh browser profile) and, with `--compare`, another build of it (say, the
+commit before a change) from the same server, in an order shuffled per run. From each start it reads
+python.js's marks and PyScript's progress events, in ms after navigation, and reports per build the medians
+of: Pyodide asked for, Pyodide started, PyScript's storage step (Loading Storage to Loaded Storage: its
+package cache opened), Pyodide started to the first screen drawn; and in how many starts PyScript reached
+for the interpreter (Loading Pyodide) only once Pyodide was up, where its steps stand before the first
+screen. These are spans of one start's own clock: on a loaded machine they move less than whole starts do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.web import PYSCRIPT_STEPS, READY, TIMEOUT_MS, fresh_browser, site_with_bare_page  # noqa: E402
+from bench.web_ablation import AFTER_READY_HELD, add_other_build  # noqa: E402
+from e2e_support import ensure_built, serving  # noqa: E402
+
+MARKS = """() => Object.fromEntries([
+    ...performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime]),
+    ...window.stonesSteps.map(([step, at]) => ['PyScript: ' + step, at]),
+    ['ready', window.stonesReadyAt],
+])"""
+ASKED, STARTED = "stones: Pyodide asked for", "stones: Pyodide started"
+SPANS = {  # name → the span of one start's marks it reports
+    "asked for": lambda m: m[ASKED],
+    "started": lambda m: m[STARTED],
+    "storage step": lambda m: m["PyScript: Loaded Storage"] - m["PyScript: Loading Storage"],
+    "started → first screen": lambda m: m["ready"] - m[STARTED],
+}
+
+
+def cold_marks(playwright, url: str, tmp: Path) -> dict[str, float]:
+    """One cold start's marks, ms after navigation (what the page does once ready is held back)."""
+    context = fresh_browser(playwright, tmp)
+    context.add_init_script(PYSCRIPT_STEPS)
+    context.add_init_script(AFTER_READY_HELD)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        return page.evaluate(MARKS)
+    finally:
+        context.close()
+
+
+def report(marks: dict[str, list[dict[str, float]]]) -> None:
+    print(f"\nmedians, ms ({len(next(iter(marks.values())))} cold starts per build; min–max in brackets):")
+    for name, starts in marks.items():
+        spans = ", ".join(
+            f"{span} {statistics.median(values):.0f} [{min(values):.0f}–{max(values):.0f}]"
+            for span, how in SPANS.items()
+            for values in [[how(m) for m in starts]]
+        )
+        late = sum(m["PyScript: Loading Pyodide"] > m[STARTED] for m in starts)
+        print(f"{name}: {spans}; PyScript reached for the interpreter after Pyodide was up in {late}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=8, help="cold starts of each build")
+    parser.add_argument("--seed", type=int, default=1, help="the builds' order in each run")
+    parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    from server.app import create_app
+
+    ensure_built()
+    rng = random.Random(args.seed)
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
+    with tempfile.TemporaryDirectory() as tmp_name, sync_playwright() as playwright:
+        tmp = Path(tmp_name)
+        site = site_with_bare_page(tmp)
+        builds = {"app": ""} | (add_other_build(site, args.compare) if args.compare else {})
+        marks: dict[str, list[dict[str, float]]] = {name: [] for name in builds}
+        with serving(create_app(site)) as base:
+            for run in range(args.runs):
+                order = list(builds)
+                rng.shuffle(order)
+                for name in order:
+                    marks[name].append(cold_marks(playwright, f"{base}/{builds[name]}", tmp))
+                print(
+                    f"run {run + 1}: "
+                    + "  ".join(
+                        f"{name} " + " / ".join(f"{span} {how(marks[name][-1]):.0f}" for span, how in SPANS.items())
+                        for name in builds
+                    ),
+                    flush=True,
+                )
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    report(marks)
+
+
+if __name__ == "__main__":
+    main()
