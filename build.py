@@ -111,10 +111,10 @@ class _Package(_types.ModuleType):
 \tdef __dir__(self):return sorted({{*self.__dict__,*_LATER}})
 _sys.modules[__name__].__class__=_Package"""
 # PyScript's Pyodide engine (0.7.31's core chunk, its main-thread copy) opens its cache of installed packages, an
-# IndexedDB database, at every start and waits for it before calling loadPyodide: 20-90 ms of a cold start spent
-# between Pyodide and the first screen, for packages this page never installs (its config names none). A pinned
-# rewrite opens it only when the config names packages (`a` is the engine's list of them); without, the cache is
-# a stand-in with the three methods the engine then calls.
+# IndexedDB database, at every start and waits for it before calling loadPyodide: medians of 24-80 ms of a cold start
+# (bench/web_steps.py), in most starts between Pyodide up and the first screen, for packages this page never
+# installs (its config names none). A pinned rewrite opens it only when the config names packages (`a` is the
+# engine's list of them); without, the cache is a stand-in with the three methods the engine then calls.
 PYSCRIPT_ENGINE_PATCHES = (("l=new h(`${c}@${t}`),", "l=a?new h(`${c}@${t}`):{sync(){},clear(){},close(){}},", 1),)
 PYSCRIPT_PATCHES: dict[str, tuple[tuple[str, str, int], ...]] = {
     "__init__.py": ((PYSCRIPT_EAGER_IMPORTS, PYSCRIPT_LAZY_IMPORTS, 1),),
