@@ -14,19 +14,16 @@ screen. These are spans of one start's own clock: on a loaded machine they move 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.web import PYSCRIPT_STEPS, READY, TIMEOUT_MS, fresh_browser, site_with_bare_page  # noqa: E402
-from bench.web_ablation import AFTER_READY_HELD, add_other_build  # noqa: E402
-from e2e_support import ensure_built, serving  # noqa: E402
+from bench.web import PYSCRIPT_STEPS, READY, TIMEOUT_MS, fresh_browser  # noqa: E402
+from bench.web_ablation import AFTER_READY_HELD, add_other_build, cold_starts_interleaved  # noqa: E402
 
 MARKS = """() => Object.fromEntries([
     ...performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime]),
@@ -74,33 +71,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the builds' order in each run")
     parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    from server.app import create_app
-
-    ensure_built()
-    rng = random.Random(args.seed)
-    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
-    with tempfile.TemporaryDirectory() as tmp_name, sync_playwright() as playwright:
-        tmp = Path(tmp_name)
-        site = site_with_bare_page(tmp)
-        builds = {"app": ""} | (add_other_build(site, args.compare) if args.compare else {})
-        marks: dict[str, list[dict[str, float]]] = {name: [] for name in builds}
-        with serving(create_app(site)) as base:
-            for run in range(args.runs):
-                order = list(builds)
-                rng.shuffle(order)
-                for name in order:
-                    marks[name].append(cold_marks(playwright, f"{base}/{builds[name]}", tmp))
-                print(
-                    f"run {run + 1}: "
-                    + "  ".join(
-                        f"{name} " + " / ".join(f"{span} {how(marks[name][-1]):.0f}" for span, how in SPANS.items())
-                        for name in builds
-                    ),
-                    flush=True,
-                )
-    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    marks = cold_starts_interleaved(
+        lambda site: {"app": ""} | (add_other_build(site, args.compare) if args.compare else {}),
+        args.runs,
+        random.Random(args.seed),
+        cold_marks,
+        lambda run: ": "
+        + "  ".join(
+            f"{name} " + " / ".join(f"{span} {how(start):.0f}" for span, how in SPANS.items())
+            for name, start in run.items()
+        ),
+    )
     report(marks)
 
 
