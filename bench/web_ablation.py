@@ -230,12 +230,17 @@ def cold_starts_interleaved(
     return starts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15, help="cold starts of each page")
-    parser.add_argument("--seed", type=int, default=1, help="the pages' order in each run and the bootstrap")
+def interleaving_arguments(description: str, runs: int) -> argparse.Namespace:
+    """The command line of a bench of interleaved cold starts: --runs (default `runs`), --seed, --compare."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs, help="cold starts of each page")
+    parser.add_argument("--seed", type=int, default=1, help="the pages' order in each run (and the bootstrap)")
     parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = interleaving_arguments(__doc__.splitlines()[0], runs=15)
     rng = random.Random(args.seed)
     times = cold_starts_interleaved(
         lambda site: add_pages(site) | (add_other_build(site, args.compare) if args.compare else {}),

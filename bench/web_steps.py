@@ -13,7 +13,6 @@ screen. These are spans of one start's own clock: on a loaded machine they move 
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -23,7 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.web import PYSCRIPT_STEPS, READY, TIMEOUT_MS, fresh_browser  # noqa: E402
-from bench.web_ablation import AFTER_READY_HELD, add_other_build, cold_starts_interleaved  # noqa: E402
+from bench.web_ablation import (  # noqa: E402
+    AFTER_READY_HELD,
+    add_other_build,
+    cold_starts_interleaved,
+    interleaving_arguments,
+)
 
 MARKS = """() => Object.fromEntries([
     ...performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime]),
@@ -66,11 +70,7 @@ def report(marks: dict[str, list[dict[str, float]]]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=8, help="cold starts of each build")
-    parser.add_argument("--seed", type=int, default=1, help="the builds' order in each run")
-    parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
-    args = parser.parse_args()
+    args = interleaving_arguments(__doc__.splitlines()[0], runs=8)
     marks = cold_starts_interleaved(
         lambda site: {"app": ""} | (add_other_build(site, args.compare) if args.compare else {}),
         args.runs,
