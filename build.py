@@ -110,6 +110,12 @@ class _Package(_types.ModuleType):
 \t\t_types.ModuleType.__setattr__(self,name,value)
 \tdef __dir__(self):return sorted({{*self.__dict__,*_LATER}})
 _sys.modules[__name__].__class__=_Package"""
+# PyScript's Pyodide engine (0.7.31's core chunk, its main-thread copy) opens its cache of installed packages, an
+# IndexedDB database, at every start and waits for it before calling loadPyodide: medians of 24-80 ms of a cold start
+# (bench/web_steps.py), in most starts between Pyodide up and the first screen, for packages this page never
+# installs (its config names none). A pinned rewrite opens it only when the config names packages (`a` is the
+# engine's list of them); without, the cache is a stand-in with the three methods the engine then calls.
+PYSCRIPT_ENGINE_PATCHES = (("l=new h(`${c}@${t}`),", "l=a?new h(`${c}@${t}`):{sync(){},clear(){},close(){}},", 1),)
 PYSCRIPT_PATCHES: dict[str, tuple[tuple[str, str, int], ...]] = {
     "__init__.py": ((PYSCRIPT_EAGER_IMPORTS, PYSCRIPT_LAZY_IMPORTS, 1),),
     "display.py": (
@@ -565,7 +571,15 @@ def pyscript_sources(chunk: bytes) -> dict[str, str]:
 
 
 def with_pyscript_patched(chunk: bytes) -> bytes:
-    """PyScript's core chunk with PYSCRIPT_PATCHES made in its package's modules (each a JSON string in the chunk)."""
+    """PyScript's core chunk with PYSCRIPT_ENGINE_PATCHES made in its JavaScript and PYSCRIPT_PATCHES in its package's
+    modules (each a JSON string in the chunk)."""
+    for old, new, count in PYSCRIPT_ENGINE_PATCHES:
+        if chunk.count(old.encode()) != count:
+            sys.exit(
+                f"build.py: PyScript's core chunk holds {old!r} {chunk.count(old.encode())} times, not {count}: "
+                "a PyScript other than the one PYSCRIPT_ENGINE_PATCHES was written for"
+            )
+        chunk = chunk.replace(old.encode(), new.encode())
     for module, patches in PYSCRIPT_PATCHES.items():
         found = [match for match in PYSCRIPT_SOURCE.finditer(chunk) if match.group(1) == module.encode()]
         if len(found) != 1:

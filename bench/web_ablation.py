@@ -41,6 +41,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -50,6 +51,7 @@ from e2e_support import ensure_built, serving  # noqa: E402
 
 BOOTSTRAP_SAMPLES = 2000  # resamples for an interval of a median: enough that it moves by < 10 ms between seeds
 INTERVAL = 0.90  # the share of resampled medians the interval holds
+Start = TypeVar("Start")  # what one cold start records
 
 PY_SCRIPT = re.compile(r'<script type="py" src="\./main\.py"[^>]*></script>')
 HEAD_SCRIPT = """import { loadPyodide } from "./python.js";
@@ -196,36 +198,58 @@ def add_other_build(site: Path, other: Path) -> dict[str, str]:
     return {"other build": "other-build/"}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15, help="cold starts of each page")
-    parser.add_argument("--seed", type=int, default=1, help="the pages' order in each run and the bootstrap")
-    parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
-    args = parser.parse_args()
+def cold_starts_interleaved(
+    make_pages: Callable[[Path], dict[str, str]],
+    runs: int,
+    rng: random.Random,
+    one_start: Callable[[Any, str, Path], Start],
+    describe: Callable[[dict[str, Start]], str],
+) -> dict[str, list[Start]]:
+    """`runs` cold starts of each page that `make_pages` writes into the served site (name -> path), one
+    `one_start` each, in an order shuffled per run so that the machine's load falls on all alike; after
+    each run a line: "run N" and what `describe` says of the run's starts, by page."""
     from playwright.sync_api import sync_playwright
 
     from server.app import create_app
 
     ensure_built()
-    rng = random.Random(args.seed)
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
     with tempfile.TemporaryDirectory() as tmp_name, sync_playwright() as playwright:
         tmp = Path(tmp_name)
         site = site_with_bare_page(tmp)
-        pages = add_pages(site) | (add_other_build(site, args.compare) if args.compare else {})
-        times: dict[str, list[dict[str, float]]] = {name: [] for name in pages}
+        pages = make_pages(site)
+        starts: dict[str, list[Start]] = {name: [] for name in pages}
         with serving(create_app(site)) as base:
-            for run in range(args.runs):
+            for run in range(runs):
                 order = list(pages)
                 rng.shuffle(order)
                 for name in order:
-                    times[name].append(cold_start(playwright, f"{base}/{pages[name]}", tmp))
-                print(
-                    f"run {run + 1} (seconds: wall/main-thread/renderer/browser): "
-                    + "  ".join(f"{n} " + "/".join(f"{v:.2f}" for v in times[n][-1].values()) for n in pages),
-                    flush=True,
-                )
+                    starts[name].append(one_start(playwright, f"{base}/{pages[name]}", tmp))
+                print(f"run {run + 1}{describe({name: starts[name][-1] for name in pages})}", flush=True)
     print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    return starts
+
+
+def interleaving_arguments(description: str, runs: int) -> argparse.Namespace:
+    """The command line of a bench of interleaved cold starts: --runs (default `runs`), --seed, --compare."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs, help="cold starts of each page")
+    parser.add_argument("--seed", type=int, default=1, help="the pages' order in each run (and the bootstrap)")
+    parser.add_argument("--compare", type=Path, help="another build folder to measure beside the app")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = interleaving_arguments(__doc__.splitlines()[0], runs=15)
+    rng = random.Random(args.seed)
+    times = cold_starts_interleaved(
+        lambda site: add_pages(site) | (add_other_build(site, args.compare) if args.compare else {}),
+        args.runs,
+        rng,
+        cold_start,
+        lambda run: " (seconds: wall/main-thread/renderer/browser): "
+        + "  ".join(f"{n} " + "/".join(f"{v:.2f}" for v in costs.values()) for n, costs in run.items()),
+    )
     report(times, rng)
 
 

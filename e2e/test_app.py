@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -61,6 +62,17 @@ def test_pyscript_fetches_no_config(page, base_url) -> None:
     fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())")
     assert any(name.startswith("core-") for name in fetched)  # PyScript itself is loaded
     assert "pyscript.json" not in fetched, fetched
+
+
+def test_pyscript_opens_no_package_cache(page, base_url) -> None:
+    """Issue 20, item 16: PyScript's Pyodide engine opened its cache of installed packages (an IndexedDB database)
+    at every start and waited for it before taking the interpreter, between Pyodide up and the first screen; the
+    page installs no packages, so build.py has it open none."""
+    open_app(page, base_url)
+    listed = "indexedDB.databases().then((found) => found.map((database) => database.name))"
+    page.wait_for_function(f"() => {listed}.then((names) => names.includes('IDBMap/@pyscript.fs'))")  # its other one
+    databases = page.evaluate(listed)
+    assert not [name for name in databases if re.search(r"@\d+\.\d+\.\d+$", name)], databases  # origin@version
 
 
 USUAL_COLD_START_MS = 5000  # the app's cold start on two quiet cores (bench/web.py): about 4.9 s

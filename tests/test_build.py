@@ -193,3 +193,15 @@ def test_a_pyscript_other_than_the_one_patched_stops_the_build(built: dict[str, 
         build.with_pyscript_patched(changed)
     with pytest.raises(SystemExit, match=r"holds 0 sources of display\.py"):
         build.with_pyscript_patched(original.replace(b'"display.py":', b'"shown.py":'))
+
+
+def test_pyscripts_engine_opens_its_package_cache_only_for_packages(built: dict[str, bytes]) -> None:
+    """Issue 20, item 16: the main-thread engine opens the IndexedDB cache only when the config names packages (the
+    page's names none), and a PyScript whose engine reads otherwise stops the build."""
+    core = build.pyscript_core_chunk(built)
+    original = (build.NODE_MODULES / "@pyscript/core/dist" / core).read_bytes()
+    assert original.count(b"new h(`${c}@${t}`)") == 1
+    assert b"l=a?new h(`${c}@${t}`):{sync(){},clear(){},close(){}}," in built[f"pyscript/{core}"]
+    assert "packages" not in pyscript_config(built)
+    with pytest.raises(SystemExit, match=r"holds 'l=new h\(`\$\{c\}@\$\{t\}`\),' 0 times, not 1"):
+        build.with_pyscript_patched(original.replace(b"l=new h(", b"l=new H(", 1))
