@@ -407,11 +407,15 @@ PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", 
 ])
 def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
     # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
+    assert hard_move_after(moves, seed, 10_000) == deep_best
+
+
+def hard_move_after(moves: list[str], seed: int, nodes: int) -> str:
+    """Hard's move (at a node budget) after the moves of a game lost to the peer."""
     state = get_game("morris").new_state({}, seed=0)
     for text in moves:
         state.push(state.parse_move(text))
-    move = get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(10_000))
-    assert str(move) == deep_best
+    return str(get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(nodes)))
 
 
 # Lost to the peer (seed 10, game 4, hard black): white has closed c3-d3-e3 and e3-e4-e5 and can step out
@@ -436,11 +440,8 @@ PEER_LOSS_RACE = ["b4", "f4", "d2", "f2", "f6", "d6", "d5", "g7", "d3", "d1", "c
 def test_morris_hard_avoids_the_moves_that_lost_to_the_peer(moves: list[str], losing: str, seed: int) -> None:
     # Before the unstoppable-threat charge rose from 70 to 90 hard played these at every seed at 40k nodes
     # (depth 8-10; about twice what 0.5 s searches there: at 20k it still plays c5-d5 in the first).
-    state = get_game("morris").new_state({}, seed=0)
-    for text in moves:
-        state.push(state.parse_move(text))
-    move = get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(40_000))
-    assert str(move) != losing
+    assert hard_move_after(moves, seed, 40_000) != losing
+
 
 # ----- three-stones -----------------------------------------------------------------------------
 def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,
