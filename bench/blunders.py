@@ -1,9 +1,9 @@
 """Find the losing side's mistakes in games kept by `bench/arena.py --records FILE`.
 
-    python bench/blunders.py RECORDS [--depth 9] [--peer-depth 6] [--threshold 60] [--plies 40] [--game N]
+    python bench/blunders.py RECORDS [--depth 9] [--peer-depth 6] [--threshold 60] [--plies 40] [--from-ply 0] [--game N]
 
-Each record is a game that level A lost. Every position where A moved (the first
-`--plies` plies) is searched again deeper than A could at play: A's level to a fixed
+Each record is a game that level A lost. Every position where A moved (plies `--from-ply`
+to `--plies`) is searched again deeper than A could at play: A's level to a fixed
 `--depth` (the value of its best move, then the value of the move it played, searched
 a ply less from the position after it), and, as a second opinion built apart, the
 sparring peer's evaluation to `--peer-depth` (morris). Every such ply is printed as it is
@@ -86,7 +86,7 @@ def _peer_text(move: tuple[int | None, int, int | None]) -> str:
     return text if removed is None else f"{text}x{names[removed]}"
 
 
-def scan(record: dict, depth: int, peer_depth: int, threshold: float, plies: int) -> list[str]:
+def scan(record: dict, depth: int, peer_depth: int, threshold: float, plies: int, from_ply: int = 0) -> list[str]:
     """Print a line for each of A's moves in one lost game; return the lines of its mistakes (moves
     valued more than `threshold` below the best)."""
     game = get_game(record["game"])
@@ -96,7 +96,7 @@ def scan(record: dict, depth: int, peer_depth: int, threshold: float, plies: int
     mistakes = []
     for ply, text in enumerate(record["moves"][:plies]):
         move = state.parse_move(text)
-        if state.current_player == a_colour:
+        if state.current_player == a_colour and ply >= from_ply:
             best, best_value, played_value = level_values(level, record["game"], state, move, depth)
             line = f"game {record['index'] + 1} ply {ply} {a_colour}: played {text}"
             if best == move:
@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-depth", type=int, default=6, help="the peer's depth (0: no second opinion)")
     parser.add_argument("--threshold", type=float, default=60, help="hundredths of a piece below the best")
     parser.add_argument("--plies", type=int, default=40, help="look at the first N plies of each game")
+    parser.add_argument("--from-ply", type=int, default=0, help="skip A's moves before this ply (the placing)")
     parser.add_argument("--game", type=int, default=None, help="only the record of this game number")
     args = parser.parse_args(argv)
     for raw in args.records.read_text(encoding="utf-8").splitlines():
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.game is not None and record["index"] + 1 != args.game:
             continue
         print(f"game {record['index'] + 1}: {record['a']} as {record['a_seat'] + 1} lost to {record['b']}", flush=True)
-        scan(record, args.depth, args.peer_depth, args.threshold, args.plies)
+        scan(record, args.depth, args.peer_depth, args.threshold, args.plies, args.from_ply)
     return 0
 
 

@@ -401,18 +401,47 @@ PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(("moves", "deep_best"), [
     pytest.param(PEER_LOSS_REOPENED, "c3-c4xf4", id="takes-with-the-piece-that-keeps-the-mill-shut"),
-    # Placements searched in full reach depth 6 here at this budget, not 7: a4xc5 again (0.6 of a piece below
-    # f2 at depth 8), the price of fewer games lost to the peer (see test_morris_placements_are_never_...).
-    pytest.param(PEER_LOSS_LATE_PLACING, "f2", id="ends-the-placing",
-                 marks=pytest.mark.xfail(strict=True, reason="placements unreduced: depth 6 at 10k nodes")),
+    # Placements searched in full reach depth 6 here at this budget, not 7; with the unstoppable-threat charge
+    # at 90 (was 70) depth 6 finds f2 again (at 70 it took a4xc5, 0.6 of a piece below f2 at depth 8).
+    pytest.param(PEER_LOSS_LATE_PLACING, "f2", id="ends-the-placing"),
 ])
 def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
     # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
+    assert hard_move_after(moves, seed, 10_000) == deep_best
+
+
+def hard_move_after(moves: list[str], seed: int, nodes: int) -> str:
+    """Hard's move (at a node budget) after the moves of a game lost to the peer."""
     state = get_game("morris").new_state({}, seed=0)
     for text in moves:
         state.push(state.parse_move(text))
-    move = get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(10_000))
-    assert str(move) == deep_best
+    return str(get_player("morris", "hard", seed=seed).choose(view_of(state), Budget.of_nodes(nodes)))
+
+
+# Lost to the peer (seed 10, game 4, hard black): white has closed c3-d3-e3 and e3-e4-e5 and can step out
+# of them by three doors (d3-d2, e4-f4, e5-d5); black's a4-b4-c4 has one of its own. Shutting one of white's
+# doors with c5-d5 loses a piece for nothing: searched to depth 9 it is 0.7 of a piece below a4-a7, the
+# move that races white's mills with black's own (hard at 0.5 s played c5-d5 and was lost 17 plies later).
+PEER_LOSS_DOORS = ["d2", "d6", "f4", "f6", "b6", "b4", "d5", "g4", "e3", "a4", "d3", "c4xd3", "e5", "c5", "c3",
+                   "d3", "b2", "f2", "e5-e4", "a4-a7", "d5-e5xd3", "a7-a4xb6", "d2-d3xd6", "b4-b6", "e5-d5",
+                   "b6-b4xf4", "d5-e5xf2"]
+# Lost to the peer (seed 9, game 9, hard white): black's d6-d7 has closed a7-d7-g7, whose a7 steps out to a4
+# and back with no white piece near. Closing b6-d6-f6 with d5-d6 now (taking g1) spends the mill white needs
+# later: searched to depth 9 it is 2 pieces below c4-b4 (the peer's depth 6 agrees, 1.6 pieces).
+PEER_LOSS_RACE = ["b4", "f4", "d2", "f2", "f6", "d6", "d5", "g7", "d3", "d1", "c4", "g1", "a4xd1", "d1", "g4",
+                  "a1xg4", "g4", "a7", "b4-b6", "d6-d7xa4"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("moves", "losing"), [
+    pytest.param(PEER_LOSS_DOORS, "c5-d5", id="races-the-mills-it-cannot-shut"),
+    pytest.param(PEER_LOSS_RACE, "d5-d6xg1", id="keeps-its-mill-for-the-race"),
+])
+def test_morris_hard_avoids_the_moves_that_lost_to_the_peer(moves: list[str], losing: str, seed: int) -> None:
+    # Before the unstoppable-threat charge rose from 70 to 90 hard played these at every seed at 40k nodes
+    # (depth 8-10; about twice what 0.5 s searches there: at 20k it still plays c5-d5 in the first).
+    assert hard_move_after(moves, seed, 40_000) != losing
+
 
 # ----- three-stones -----------------------------------------------------------------------------
 def three_stones_position(cells: dict[str, str], last: str, mode: str = "pure-skill", pouch: dict | None = None,

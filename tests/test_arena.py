@@ -72,3 +72,6 @@ def test_blunders_marks_the_move_that_leaves_a_mill_open(tmp_path: Path, capsys)
     assert blunders.main([str(records), "--depth", "3", "--peer-depth", "0", "--plies", "6", "--threshold", "100"]) == 0
     out = capsys.readouterr().out
     assert "ply 0 white: played a1" in out and "ply 2 white: played d7" in out and "ply 1 " not in out
+    assert blunders.main([str(records), "--depth", "3", "--peer-depth", "0", "--plies", "6", "--from-ply", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "ply 2 white: played d7" in out and "ply 0 " not in out  # the placing's first moves skipped

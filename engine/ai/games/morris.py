@@ -82,7 +82,7 @@ class Weights:
 
 
 MEDIUM_WEIGHTS = Weights()
-HARD_WEIGHTS = Weights(running_mill=40, blocked=20, reopening_mill=60, cramped=15, unstoppable_threat=70)
+HARD_WEIGHTS = Weights(running_mill=40, blocked=20, reopening_mill=60, cramped=15, unstoppable_threat=90)
 CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut in: each missing one costs more
 # Blocked pieces: hard's lost games against medium were all placings where it won a piece and
 # ended the placing with seven of its nine shut in (the count as mobility alone is worth a third
@@ -98,6 +98,9 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # has none there to fill it, so it loses a piece next unless it closes a mill first. The leaf saw only its
 # own threats; searched deeper (depth 8-9), hard's moves in the games lost to the peer were better at 70
 # (agreeing on 42 of 76 positions at 15k nodes, was 38), among them two mistakes of more than a piece.
+# At 90 (0.9 of a piece: the piece lost next, less the chance of a counter-mill first) hard no longer plays
+# the decisive moves of its last two losses to the peer (searched at 40k nodes, tests/test_ai.py); from 100
+# on it takes with the wrong piece again in an older loss (PEER_LOSS_REOPENED there: d2-b2xf4 at seed 0).
 # Tried and dropped (self-play against the medium player, 40 games a setting): open mills, threat
 # counts, double threats, fork points and a threat quiescence search did no better than this
 # plainer evaluation searched as deep.
