@@ -137,6 +137,7 @@ WALK_BY_LINES = ("morris",)
 # scales about the centre that lay one of morris' nested squares (half-sides 1, 2, 3) on the next: a fit of
 # the outer square on the middle one shows lines on nearly every sample that shows any (dev 91005)
 NESTED_SCALES = {"morris": (2 / 3, 3 / 2)}
+NESTED_SURE = 0.85  # share of all line samples a scaled fit must show lines at, once refined, to be kept
 # rings' up and down points, sampled POINT_LOOK_S pixels per board unit, stand this far apart in colour
 # (`naming.colour_space`) on a fit a third of a triangle off them: 19-45, and 0-1 on the points (dev seed 75):
 # a fit this far is tried a third step away, and a reading still this far is read no surer than
