@@ -8,6 +8,7 @@ function returns a better one, or `H` unchanged when the photo does not show eno
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -120,35 +121,32 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     away, the one whose drawn-line samples show the most ink (morris: the most lines) wins (a shifted
     fit runs its edge lines off the board, onto the table), and from there its neighbours, for a
     few steps. Morris' nested squares are tried first, by scaling."""
-    bar = lines_bar(gray, H, layout)  # one bar for every fit compared
-    if layout.game in NESTED_SCALES:  # a fit on another of the nested squares, scaled back onto its own
-        scaled = max(
-            (_moved(H, k, 0.0, 0.0) for k in NESTED_SCALES[layout.game]),
-            key=lambda fit_h: lines_everywhere(gray, fit_h, layout, bar),
-        )
-        lines_now = lines_everywhere(gray, H, layout, bar)
-        if lines_everywhere(gray, scaled, layout, bar) > lines_now:
-            # scaled with it, the fit's error on the other square grew: refined again on its own lines,
-            # and kept only where then nearly all its samples show a line (the right fits of dev seeds
-            # 69, 71, 91 show 0.85-1.0; a wide groove's fit scaled up on the table showed less)
-            refined = line_refine(gray, scaled, layout)
-            if lines_everywhere(gray, refined, layout, bar) >= max(NESTED_SURE, lines_now):
-                H = refined
+    shown: Callable[[np.ndarray], float]
+    if layout.game in WALK_BY_LINES:
+        bar = lines_bar(gray, H, layout)  # one bar for every fit compared
+
+        def lines_at(fit_h: np.ndarray) -> float:
+            return lines_everywhere(gray, fit_h, layout, bar)
+
+        H = _onto_its_own_square(gray, H, layout, lines_at)
+
+        def shown(step: np.ndarray) -> float:
+            return lines_at(_moved(H, 1.0, step[0], step[1]))
+
+    else:
+        pts, _ = line_samples(layout.game)
+        fr = Frame(layout, SNAP_S, margin=LATTICE_WALK + 0.5)
+        maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), line_kernel(layout.game, SNAP_S))
+        ink = stronger_on(maps, fr.to_px(pts))
+
+        def shown(step: np.ndarray) -> float:
+            px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
+            return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
+
     steps = lattice_steps(layout.game)
     if not steps:
         return H
-    pts, _ = line_samples(layout.game)
-    fr = Frame(layout, SNAP_S, margin=LATTICE_WALK + 0.5)
-    maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 0.7), line_kernel(layout.game, SNAP_S))
-    ink = stronger_on(maps, fr.to_px(pts))
     steps = [np.zeros(2), *steps]
-
-    def shown(step: np.ndarray) -> float:
-        if layout.game in WALK_BY_LINES:
-            return lines_everywhere(gray, _moved(H, 1.0, step[0], step[1]), layout, bar)
-        px = fr.to_px(pts + step).astype(np.float32).reshape(1, -1, 2)
-        return float(cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).mean())
-
     at = np.zeros(2)
     for _ in range(LATTICE_WALK):  # walk while a neighbour shows more: a coarse fit may be steps off
         best = max((at + step for step in steps), key=shown)
@@ -156,6 +154,26 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
             break
         at = best
     return _moved(H, 1.0, at[0], at[1])
+
+
+def _onto_its_own_square(
+    gray: np.ndarray, H: np.ndarray, layout: Layout, lines_at: Callable[[np.ndarray], float]
+) -> np.ndarray:
+    """A fit on another of morris' nested squares, scaled back onto its own: the scale whose fit shows
+    lines at more of its samples, refined again (scaled with it, the fit's error on the other square
+    grew) and kept only where then nearly all its samples show a line (the right fits of dev seeds
+    69, 71, 91 show 0.85-1.0; a wide groove's fit scaled up onto the table showed less)."""
+    if layout.game not in NESTED_SCALES:
+        return H
+    lines_now = lines_at(H)
+    lines_scaled, scaled = max(
+        ((lines_at(fit_h), fit_h) for fit_h in (_moved(H, k, 0.0, 0.0) for k in NESTED_SCALES[layout.game])),
+        key=lambda item: item[0],
+    )
+    if lines_scaled <= lines_now:
+        return H
+    refined = line_refine(gray, scaled, layout)
+    return refined if lines_at(refined) >= max(NESTED_SURE, lines_now) else H
 
 
 def point_kinds(layout: Layout) -> np.ndarray | None:
