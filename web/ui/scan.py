@@ -410,7 +410,7 @@ def overlay_svg(reading: ScanReading, photo_url: str = "", view: dict[str, Any] 
     )
 
 
-def choice_button(colour: str | None, action: str, location: str = "", now: str | None | bool = False) -> str:
+def choice_button(colour: str | None, action: str, location: str = "", now: str | None = None) -> str:
     """One of the colours (or empty) a palette offers, as its button; for a location's palette, the
     location and whether this is what it holds `now`."""
     dot = _dot(colour) if colour else "<span class=dot-empty></span>"
