@@ -24,8 +24,9 @@ server: the generated service worker precaches every built file):
   of when PyScript gets to it,
 - `sw.js`, `manifest.webmanifest` and two PNG icons drawn here.
 
-`npm ci` runs first when node_modules is missing, older than package-lock.json,
-or holds other versions than the pins in package.json.
+`npm ci` runs first when node_modules is missing, holds other packages than package-lock.json
+names, or other versions than the pins in package.json (a node_modules that is a link to another
+checkout's is never reinstalled through the link: the build stops and says so).
 """
 
 from __future__ import annotations
@@ -138,9 +139,14 @@ def pinned_versions() -> dict[str, str]:
 
 
 def npm_is_current() -> bool:
-    stamp = NODE_MODULES / ".package-lock.json"
-    lock = ROOT / "package-lock.json"
-    if not stamp.exists() or stamp.stat().st_mtime < lock.stat().st_mtime:
+    """node_modules holds what package-lock.json pins: npm's own record of what it installed (its hidden lockfile)
+    lists the same packages, and the pinned ones are there. By content, not by date: a new checkout's (a git
+    worktree's) package-lock.json is newer than an older node_modules of the same lock."""
+    installed = NODE_MODULES / ".package-lock.json"
+    if not installed.exists():
+        return False
+    locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    if json.loads(installed.read_text()).get("packages") != {path: entry for path, entry in locked.items() if path}:
         return False
     for name, version in pinned_versions().items():
         manifest = NODE_MODULES / name / "package.json"
@@ -152,6 +158,11 @@ def npm_is_current() -> bool:
 def ensure_node_modules() -> None:
     if npm_is_current():
         return
+    if NODE_MODULES.is_symlink():  # npm ci would empty the folder it points to (another checkout's), then drop it
+        sys.exit(
+            f"build.py: {NODE_MODULES} links to {NODE_MODULES.resolve()}, which does not hold what package-lock.json "
+            "pins: run `npm ci` where it points, or remove the link"
+        )
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("build.py: npm is needed to fetch the pinned Pyodide and PyScript (install Node.js 20+)")
@@ -609,7 +620,7 @@ def pyscript_start_modules(files: dict[str, bytes]) -> list[str]:
         name = found.group(1).decode()
         if name.rsplit("-", 1)[0] in PYSCRIPT_START_PLUGINS:
             names.append(name)
-    return names
+    return list(dict.fromkeys(names))  # the core chunk imports donkey twice: one preload of it
 
 
 def with_module_preloads(index: bytes, modules: list[str]) -> bytes:

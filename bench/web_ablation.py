@@ -46,7 +46,7 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.web import READY, START_TARGET, TIMEOUT_MS, fresh_browser, site_with_bare_page  # noqa: E402
+from bench.web import START_TARGET, fresh_browser, site_with_bare_page, wait_until_ready  # noqa: E402
 from e2e_support import ensure_built, serving  # noqa: E402
 
 BOOTSTRAP_SAMPLES = 2000  # resamples for an interval of a median: enough that it moves by < 10 ms between seeds
@@ -155,7 +155,7 @@ def cold_start(playwright, url: str, tmp: Path) -> dict[str, float]:
         browser_before = browser_cpu_seconds()
         started = time.perf_counter()
         page.goto(url)
-        page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        wait_until_ready(page)
         before |= {"wall": started, "browser CPU": browser_before}
         after = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
         after |= {"wall": time.perf_counter(), "browser CPU": browser_cpu_seconds()}

@@ -86,6 +86,13 @@ def test_python_starts_from_a_module_of_its_own_after_the_data_it_reads(built: d
     assert python < index.index('src="./start.js"') and python < index.index('src="./pyscript/core.js"')
 
 
+def test_each_of_pyscripts_start_chunks_is_preloaded_once(built: dict[str, bytes]) -> None:
+    """PyScript's core chunk imports donkey twice: one modulepreload of it is enough."""
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', built["index.html"].decode())
+    assert len(preloads) == len(set(preloads)), preloads
+    assert any("/donkey-" in name for name in preloads)
+
+
 def test_each_language_but_english_has_its_own_catalog_file(built: dict[str, bytes]) -> None:
     plan = start_plan(built)
     assert sorted(plan["catalogs"]) == ["de", "es", "fr", "it", "nl"]  # English's words are the message ids
@@ -205,3 +212,51 @@ def test_pyscripts_engine_opens_its_package_cache_only_for_packages(built: dict[
     assert "packages" not in pyscript_config(built)
     with pytest.raises(SystemExit, match=r"holds 'l=new h\(`\$\{c\}@\$\{t\}`\),' 0 times, not 1"):
         build.with_pyscript_patched(original.replace(b"l=new h(", b"l=new H(", 1))
+
+
+def node_modules_of(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A checkout in tmp_path with this one's package.json and lock, and node_modules as npm ci leaves it."""
+    for name in ("package.json", "package-lock.json"):
+        (tmp_path / name).write_bytes((build.ROOT / name).read_bytes())
+    modules = tmp_path / "node_modules"
+    locked = json.loads((build.ROOT / "package-lock.json").read_text())["packages"]
+    modules.mkdir()
+    (modules / ".package-lock.json").write_text(json.dumps({"packages": {k: v for k, v in locked.items() if k}}))
+    for name, version in build.pinned_versions().items():
+        (modules / name).mkdir(parents=True)
+        (modules / name / "package.json").write_text(json.dumps({"name": name, "version": version}))
+    monkeypatch.setattr(build, "ROOT", tmp_path)
+    monkeypatch.setattr(build, "NODE_MODULES", modules)
+    return modules
+
+
+def test_node_modules_is_current_by_its_content_not_its_date(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new git worktree's package-lock.json is newer than a node_modules installed from the same lock: that is no
+    reason to reinstall (it ran npm ci through a link to the main checkout's node_modules and emptied it)."""
+    import os
+
+    modules = node_modules_of(tmp_path, monkeypatch)
+    os.utime(modules / ".package-lock.json", (0, 0))  # installed long before the lock file was written here
+    assert build.npm_is_current()
+    lock = json.loads((tmp_path / "package-lock.json").read_text())
+    name = next(path for path in lock["packages"] if path)
+    lock["packages"][name]["version"] = "0.0.0-another"
+    (tmp_path / "package-lock.json").write_text(json.dumps(lock))
+    assert not build.npm_is_current()
+
+
+def test_a_linked_node_modules_is_never_reinstalled_through_the_link(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "main").mkdir()
+    shared = node_modules_of(tmp_path / "main", monkeypatch)
+    (shared / ".package-lock.json").unlink()  # stale: npm ci would run
+    worktree = tmp_path / "worktree"
+    worktree.mkdir()
+    (worktree / "node_modules").symlink_to(shared)
+    monkeypatch.setattr(build, "NODE_MODULES", worktree / "node_modules")
+    ran: list[Any] = []
+    monkeypatch.setattr(build.subprocess, "run", lambda *args, **kwargs: ran.append(args))
+    with pytest.raises(SystemExit, match="links to"):
+        build.ensure_node_modules()
+    assert not ran and any(shared.iterdir())
