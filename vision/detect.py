@@ -30,7 +30,6 @@ from collections.abc import Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from .camera import camera_error, plausible
@@ -50,6 +49,7 @@ from .lattice import lattice_candidates
 from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
+from .memo import gray32, shrunk
 from .refine import line_refine, line_snap, moved_by, on_the_lattice, onto_the_points, outline_refine
 from .tuning import (
     CLEAR_LINES,
@@ -99,10 +99,10 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     """The board's fit in the photo; `pool` runs independent fits side by side; `deadline` (a
     `time.perf_counter()` value) ends the search with a refusal when the candidates alone take
     past it, and stops polishing more of them."""
-    h, w = img.shape[:2]
-    shrink = SMALL_SIDE / max(h, w)
-    small = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
+    small = shrunk(img, SMALL_SIDE)
     drawn = mark_grid(layout.game) is None
+    # a pocket board's lattice of round marks is looked for beside the regions' fits (on another core)
+    lattice_search = pool.submit(lattice_candidates, gray32(small), layout) if not drawn else None
     cands = candidates(small, layout, pool)
     if deadline is not None and time.perf_counter() > deadline:
         raise VisionError(
@@ -111,10 +111,9 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             "no_board",
         )
     tol = SAME_FIT_SHARE * max(small.shape[:2])
-    if not drawn:
+    if lattice_search is not None:
         # the lattice of its round marks finds a pocket board that does not stand out from its table
-        gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        structural = [Candidate(score, H, "lattice") for score, H in lattice_candidates(gray_small, layout)]
+        structural = [Candidate(score, H, "lattice") for score, H in lattice_search.result()]
         picked = distinct(structural, layout, tol, LATTICE_CANDIDATES, LATTICE_CANDIDATES)
         picked += [
             c
@@ -170,12 +169,12 @@ def _find_on_grid(
     """Boards with a lattice of round marks (pockets, rings' circles): every candidate is pulled
     onto the lattice at low resolution; the one with the clearest lattice is polished at full
     resolution."""
-    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray_small = gray32(small)
     fits = list(pool.map(lambda c: grid_fit(gray_small, c.H, layout), picked))
     i = max(range(len(fits)), key=lambda j: fits[j].evidence)
     shrink = small.shape[1] / img.shape[1]
     full_from_small = _scaling(1 / shrink)
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = gray32(img)
     fit = grid_fit(gray, full_from_small @ fits[i].H, layout, s=GRID_FINE_S, rounds=GRID_FINE_ROUNDS, shift=False)
     fine = Scorer.fine(layout)
     small_from_full = np.linalg.inv(full_from_small)
@@ -226,7 +225,7 @@ def _find_drawn(
     the best two at full resolution on the drawn lines, the outline and the drawing again."""
     h, w = img.shape[:2]
     shrink = small.shape[1] / w
-    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray_small = gray32(small)
     lab_small = support_lab(small)
     coarse = Scorer.coarse(layout)
 
@@ -239,14 +238,10 @@ def _find_drawn(
 
     refined = sorted(pool.map(coarse_refine, picked), key=lambda r: -r[0])
     full_from_small = _scaling(1 / shrink)
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = gray32(img)
     fine = Scorer.fine(layout)
     mid_shrink = MID_SIDE / max(h, w)
-    mid = (
-        cv2.resize(img, (round(w * mid_shrink), round(h * mid_shrink)), interpolation=cv2.INTER_AREA)
-        if mid_shrink < 1
-        else img
-    )
+    mid = shrunk(img, MID_SIDE) if mid_shrink < 1 else img
     mid_from_full = _scaling(mid_shrink) if mid_shrink < 1 else np.eye(3)
     lab_mid = support_lab(mid)
 

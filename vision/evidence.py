@@ -20,6 +20,7 @@ from .camera import raised
 from .frame import Frame
 from .layouts import SQRT3, Layout, drawn_lines, get_layout, ring_circles
 from .marks import ring_response, window_peaks
+from .memo import per_image
 from .segment import thin_lines
 from .tuning import (
     CENTRED,
@@ -99,6 +100,7 @@ def line_samples(game: str, step: float = LINE_SAMPLE_STEP) -> tuple[np.ndarray,
     return points[ok], normals[ok]
 
 
+@per_image
 def line_peak_values(
     gray: np.ndarray, H: np.ndarray, layout: Layout, win: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -236,6 +238,7 @@ def numbers_ink(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
     return float(strokes[top:bottom, left:right].mean())
 
 
+@per_image
 def support_lab(img: np.ndarray) -> np.ndarray:
     """The photo in Lab, smoothed, as `outline_support` compares colours across the outline."""
     return cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), SUPPORT_BLUR), cv2.COLOR_BGR2Lab).astype(np.float32)

@@ -11,6 +11,7 @@ outline's support.
 
 from __future__ import annotations
 
+import functools
 import math
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -21,8 +22,9 @@ import numpy as np
 from .camera import plausible
 from .evidence import outline_support, support_lab
 from .frame import Frame
-from .layouts import SQRT3, Layout, grid_symmetries, ring_circles
+from .layouts import SQRT3, Layout, get_layout, grid_symmetries, ring_circles
 from .marks import mark_grid
+from .memo import gray32
 from .segment import candidate_masks, fill, fit_polygons, signed_area
 from .tuning import (
     COARSE_BLUR,
@@ -128,15 +130,15 @@ class Scorer:
         cv2.fillPoly(mask, [np.round(self.frame.to_px(layout.outline * 1.04)).astype(np.int32)], 1)
         self.mask = mask.astype(bool)
 
-    @classmethod
-    def coarse(cls, layout: Layout) -> Scorer:
-        """For the small copy of the photo."""
-        return cls(layout, s=max(COARSE_MIN_S, COARSE_SPAN_PX / _span(layout)), blur=COARSE_BLUR)
+    @staticmethod
+    def coarse(layout: Layout) -> Scorer:
+        """For the small copy of the photo (one per game: its drawing is made once)."""
+        return _scorer(layout.game, fine=False)
 
-    @classmethod
-    def fine(cls, layout: Layout) -> Scorer:
-        """For the photo at full resolution."""
-        return cls(layout, s=max(FINE_MIN_S, FINE_SPAN_PX / _span(layout)), blur=FINE_BLUR)
+    @staticmethod
+    def fine(layout: Layout) -> Scorer:
+        """For the photo at full resolution (one per game)."""
+        return _scorer(layout.game, fine=True)
 
     def edges(self, gray: np.ndarray, H: np.ndarray) -> np.ndarray:
         return edge_map(self.frame.warp(gray, H), self.blur)
@@ -158,6 +160,14 @@ class Scorer:
         refined = H @ np.linalg.inv(self.frame.C) @ found.astype(np.float64) @ self.frame.C
         refined /= refined[2, 2]
         return refined, self.score(gray, refined)
+
+
+@functools.cache
+def _scorer(game: str, fine: bool) -> Scorer:
+    layout = get_layout(game)
+    if fine:
+        return Scorer(layout, s=max(FINE_MIN_S, FINE_SPAN_PX / _span(layout)), blur=FINE_BLUR)
+    return Scorer(layout, s=max(COARSE_MIN_S, COARSE_SPAN_PX / _span(layout)), blur=COARSE_BLUR)
 
 
 def _span(layout: Layout) -> float:
@@ -308,17 +318,16 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
     """Every plausible outline fit to every candidate region, best ranked first (`pool` fits
     regions and ranks fits side by side: OpenCV lets go of the GIL)."""
     sh, sw = small.shape[:2]
-    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray_small = gray32(small)
     lab_small = support_lab(small)
     # expected stone size when the board fills ~ a third of the frame
     stone_px = 2 * layout.stone_radius * min(sh, sw) * STONE_PX_SHARE / _span(layout)
     n = len(layout.outline)
     coarse = Scorer.coarse(layout)
 
-    def outline_fits(item: tuple[str, np.ndarray]) -> tuple[str, list, list[np.ndarray], list[np.ndarray]]:
-        """One region's fits: the outline laid over its shape, its polygons, and the outlines they are fitted to."""
-        name, mask = item
-        filled = fill(mask)
+    def outline_fits(item: tuple[str, np.ndarray]) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
+        """One region's fits: the outlines they are fitted to, the outline laid over its shape, and its polygons."""
+        name, filled = item
         open_px = max(5, int(stone_px * OPEN_STONES) | 1)
         opened = cv2.morphologyEx(
             filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
@@ -330,19 +339,28 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
         # the drawing's outer edge is its outermost line or a border drawn between it and the edge
         targets: list[np.ndarray | None] = (
             [feature_outline(layout)]
-            if name.startswith(("blob", "lines"))
+            if _outline_kind(name) == "features"
             else [feature_outline(layout, pad) for pad in DRAWING_PADS[layout.game]]
-            if name == "drawing"
+            if _outline_kind(name) == "drawing"
             else [None]
         )
         shaped = [H for target in targets for H in shape_homographies(filled, layout, target=target)]
-        return name, targets, shaped, polys
+        return targets, shaped, polys
 
     fits: list[tuple[np.ndarray, str]] = []
     seen: list[tuple[np.ndarray, float]] = []
     drawn = mark_grid(layout.game) is None
-    for name, targets, shaped, polys in pool.map(outline_fits, candidate_masks(small, stone_px, drawn=drawn)):
-        fits += [(H, "m" + name) for H in shaped]
+    regions = [(name, fill(mask)) for name, mask in candidate_masks(small, stone_px, drawn=drawn)]
+    # clusterings often cut out the very same region: it is fitted once (its fits named after each)
+    first_with: dict[tuple[str, bytes], int] = {}
+    first_of = [
+        first_with.setdefault((_outline_kind(name), region.tobytes()), i) for i, (name, region) in enumerate(regions)
+    ]
+    firsts = sorted(set(first_of))
+    fitted = dict(zip(firsts, pool.map(outline_fits, [regions[i] for i in firsts])))
+    for (name, _), first in zip(regions, first_of):
+        targets, shaped, polys = fitted[first]
+        fits += [(H.copy(), "m" + name) for H in shaped]
         for poly in polys:
             centre, area = poly.mean(0), abs(signed_area(poly))
             if any(
@@ -359,16 +377,23 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
                         kept.append(H)
                         fits.append((H, name))
 
-    def ranked(fit: tuple[np.ndarray, str]) -> Candidate | None:
-        H, name = fit
+    def rank(H: np.ndarray) -> float | None:
         if not plausible(H, layout, small.shape):
             return None
         support = outline_support(small, H, layout, lab=lab_small)
-        return Candidate(coarse.score(gray_small, H) + SUPPORT_WEIGHT * support, H, name)
+        return coarse.score(gray_small, H) + SUPPORT_WEIGHT * support
 
-    out = [c for c in pool.map(ranked, fits) if c is not None]
+    # the same fit from two regions alike is ranked once
+    unique = {H.tobytes(): H for H, _ in fits}
+    ranks = dict(zip(unique, pool.map(rank, unique.values())))
+    out = [Candidate(r, H, name) for H, name in fits if (r := ranks[H.tobytes()]) is not None]
     out.sort(key=lambda c: -c.rank)
     return out
+
+
+def _outline_kind(name: str) -> str:
+    """Which outline a region's fits lay: the features' (density regions), the drawing's, or the board's."""
+    return "features" if name.startswith(("blob", "lines")) else "drawing" if name == "drawing" else "board"
 
 
 def same_fit(H1: np.ndarray, H2: np.ndarray, layout: Layout, tol: float) -> bool:

@@ -29,6 +29,7 @@ import numpy as np
 
 from .lattice import Lattice, grow_from, lattices_of, mirrored, neighbour_steps, regrow, round_marks
 from .layouts import SQRT3, Layout, get_layout
+from .memo import gray32, shrunk
 
 HONEYCOMB_SIDE = 800  # pixels: long side of the copy marks are found on (a stone is ~4 px on the 400 px one)
 TURN_COS = (-0.75, -0.25)  # cosine between a mark's two neighbour steps: 120 degrees, a phone's slant bends it
@@ -131,10 +132,8 @@ def honeycomb_candidates(img: np.ndarray, small: np.ndarray, layout: Layout) -> 
     """Rings fits (score, board units -> pixels of `small`) from the honeycombs of round marks."""
     if layout.game != "rings":
         return []
-    h, w = img.shape[:2]
-    shrink = min(1.0, HONEYCOMB_SIDE / max(h, w))
-    copy = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
-    gray = cv2.cvtColor(copy, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    copy = shrunk(img, min(HONEYCOMB_SIDE, max(img.shape[:2])))
+    gray = gray32(copy)
     to_small = np.diag([small.shape[1] / copy.shape[1], small.shape[1] / copy.shape[1], 1.0])
     out: list[tuple[float, np.ndarray]] = []
     for lattice in honeycombs(gray)[:HONEYCOMBS]:

@@ -33,6 +33,7 @@ from .camera import plausible
 from .evidence import outline_support, support_lab
 from .fit import Scorer
 from .layouts import Layout
+from .memo import gray32, shrunk
 from .tuning import SUPPORT_WEIGHT
 
 LINE_SIDE = 800  # pixels: long side of the copy lines are found on (a 1 mm line still shows)
@@ -313,16 +314,14 @@ def line_candidates(img: np.ndarray, small: np.ndarray, layout: Layout) -> list[
     the coarse drawing score plus the outline's support, as region candidates are ranked."""
     if layout.game != "morris":
         return []
-    h, w = img.shape[:2]
-    shrink = min(1.0, LINE_SIDE / max(h, w))
-    mid = cv2.resize(img, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
+    mid = shrunk(img, min(LINE_SIDE, max(img.shape[:2])))
     gray_mid = cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY)
     side = max(gray_mid.shape)
     hypotheses: list[tuple[float, np.ndarray]] = []
     for fam_a, fam_b in families(long_lines(segments(gray_mid), side)):
         hypotheses += _square_hypotheses(fam_a, fam_b, side, small.shape[1] / mid.shape[1])
     hypotheses.sort(key=lambda hyp: -hyp[0])
-    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray_small = gray32(small)
     lab_small = support_lab(small)
     coarse = Scorer.coarse(layout)
     out = []

@@ -22,6 +22,7 @@ from .detect import Detection, find_board
 from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
+from .memo import forget
 from .tuning import (
     BRIGHT_MEAN,
     CHECK_BELOW,
@@ -119,6 +120,14 @@ def read_board(source, game: str) -> Reading:
             raise VisionError("triple-domino boards cannot be read from photos yet", "unsupported_game")
         raise VisionError(f"unknown game {game!r} (readable: {', '.join(GAMES)})", "unknown_game")
     img = source if isinstance(source, np.ndarray) else read_image(source)
+    try:
+        return _read(img, game, t0)
+    finally:
+        forget(img)  # the search's copies and maps of the photo: the reading is done with them
+
+
+def _read(img: np.ndarray, game: str, t0: float) -> Reading:
+    """`read_board` from the decoded photo on (`t0`: when the reading began)."""
     _check_light(img)
     layout = get_layout(game)
     deadline = t0 + SEARCH_LIMIT_S

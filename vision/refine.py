@@ -28,6 +28,7 @@ from .evidence import (
 )
 from .frame import Frame
 from .layouts import Layout
+from .memo import per_image
 from .naming import colour_space
 from .segment import thin_lines
 from .tuning import (
@@ -318,13 +319,19 @@ def moved_by(H: np.ndarray, refitted: np.ndarray, layout: Layout) -> float:
     return float(np.linalg.norm((back - corners).reshape(-1, 2), axis=1).max())
 
 
+@per_image
+def _edge_lab(img: np.ndarray) -> np.ndarray:
+    """The photo in Lab, lightly smoothed, where `outline_refine` looks for the top face's edge."""
+    return cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 1.2), cv2.COLOR_BGR2Lab).astype(np.float32)
+
+
 def outline_refine(
     img: np.ndarray, H: np.ndarray, layout: Layout, rounds: tuple[float, ...] = OUTLINE_REFINE_ROUNDS
 ) -> np.ndarray:
     """Pull the outline onto the board's top-face edge: along each side's normal take the innermost
     strong colour edge (outside it there may be the board's visible side and its shadow)."""
     pts, nrm = outline_samples(layout.game, 160)
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 1.2), cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = _edge_lab(img)
     h, w = img.shape[:2]
     for win in rounds:
         offs = np.linspace(-win, win, OUTLINE_STEPS)

@@ -7,6 +7,10 @@ the density of round blobs and of thin lines, what differs from the frame's bord
 
 from __future__ import annotations
 
+import functools
+import math
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -35,6 +39,7 @@ from .tuning import (
     BLOB_SHARE,
     MIN_SOLIDITY,
     OPEN_PX,
+    PARTS_PAY,
     SEGMENT_BLUR,
     TEXTURE_CLUSTERS,
     TEXTURE_MIN_SIGMA,
@@ -56,8 +61,57 @@ def _cluster_centres(features: np.ndarray, clusters: int, seed: int) -> np.ndarr
 def thin_lines(gray: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Strokes thinner than `size` pixels, dark (ink on a light board) and light (inlay or paint on
     a dark board) -- an engraved groove shows in one or both by its shading."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
+    parts = ellipse_parts(size)
+    if parts is None:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
+    closed = _by_parts(_by_parts(gray, parts, cv2.dilate), parts, cv2.erode)
+    opened = _by_parts(_by_parts(gray, parts, cv2.erode), parts, cv2.dilate)
+    return closed - gray, gray - opened
+
+
+def _ellipse(size: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
+def _minkowski_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Every offset of `a` plus every offset of `b` (0/1 kernels, centred)."""
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1), np.uint8)
+    for y, x in zip(*np.nonzero(a)):
+        out[y : y + b.shape[0], x : x + b.shape[1]] |= b
+    return out
+
+
+@functools.cache
+def ellipse_parts(size: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two smaller ellipses whose Minkowski sum is exactly OpenCV's `size` ellipse, the pair with
+    the fewest pixels when that pays (None: no such pair).  A dilation (erosion) by the ellipse is
+    the dilation by one part, then the other: the same values, in fewer comparisons (21 = 7 + 15 - 1:
+    202 pixels for 333, rings' lines where they are refined)."""
+    whole = _ellipse(size)
+    best: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None
+    for first in range(3, size, 2):
+        parts = (_ellipse(first), _ellipse(size + 1 - first))
+        cost = int(parts[0].sum() + parts[1].sum())
+        if cost < PARTS_PAY * whole.sum() and (best is None or cost < best[0]):
+            if np.array_equal(_minkowski_sum(*parts), whole):
+                best = (cost, parts)
+    return None if best is None else best[1]
+
+
+def _by_parts(img: np.ndarray, parts: tuple[np.ndarray, ...], op: Callable[..., np.ndarray]) -> np.ndarray:
+    """`op` (cv2.dilate or cv2.erode) by the Minkowski sum of `parts`, exactly as by the whole kernel:
+    OpenCV leaves out what lies beyond the image, so the image is padded with a value that never
+    wins (what the first part makes of a pixel just outside feeds the second part inside)."""
+    reach = sum(p.shape[0] // 2 for p in parts)
+    if img.dtype.kind == "f":
+        never = -math.inf if op is cv2.dilate else math.inf
+    else:
+        never = float(np.iinfo(img.dtype).min if op is cv2.dilate else np.iinfo(img.dtype).max)
+    out = cv2.copyMakeBorder(img, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=never)
+    for part in parts:
+        out = op(out, part)
+    return out[reach:-reach, reach:-reach]
 
 
 def fill(mask: np.ndarray) -> np.ndarray:
