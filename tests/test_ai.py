@@ -396,6 +396,11 @@ def test_morris_hard_counts_the_mill_the_side_to_move_cannot_stop() -> None:
 # Lost to the peer (seed 3, game 7, hard white), two pieces each still to place: searched to depth 8, f2
 # is better than the game's d1 by 1.2 pieces; at this budget hard took a4xc5 instead.
 PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", "g7", "c4", "g1xc4", "c4", "c5"]
+# Lost to the peer at 4000 nodes a move (seed 3, game 27, hard white), three pieces each still to place: the
+# game's d1 is 0.7 of a piece below the four-way g4 searched to depth 8 (the peer's depth 7 puts both below f2,
+# g4 the higher). With mobility at 3 a step while placing hard played d1 or d7 here at 4000 nodes and f6 or f2
+# at 10k; at 8 it plays g4 at both.
+PEER_LOSS_CORNER = ["b4", "d6", "d5", "d2", "c4", "a4", "c5", "c3", "e5xa4", "a4", "d3", "f4"]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -404,6 +409,7 @@ PEER_LOSS_LATE_PLACING = ["b4", "d6", "d2", "b6", "f6", "f4", "c3", "g4", "e4", 
     # Placements searched in full reach depth 6 here at this budget, not 7; with the unstoppable-threat charge
     # at 90 (was 70) depth 6 finds f2 again (at 70 it took a4xc5, 0.6 of a piece below f2 at depth 8).
     pytest.param(PEER_LOSS_LATE_PLACING, "f2", id="ends-the-placing"),
+    pytest.param(PEER_LOSS_CORNER, "g4", id="takes-the-point-of-four-lines"),
 ])
 def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
     # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
