@@ -31,8 +31,11 @@ from e2e_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DIST, LOCAL_SCHEMES,
 RENDERER_CRASH = "Target crashed"  # Playwright's words when the page's process dies under it
 MEMORY_CGROUP_FILES = (  # usage, limit, how often it was hit: cgroup v2, then v1
     ("/sys/fs/cgroup/memory.current", "/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.events"),
-    ("/sys/fs/cgroup/memory/memory.usage_in_bytes", "/sys/fs/cgroup/memory/memory.limit_in_bytes",
-     "/sys/fs/cgroup/memory/memory.failcnt"),
+    (
+        "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+        "/sys/fs/cgroup/memory/memory.failcnt",
+    ),
 )
 
 
@@ -49,6 +52,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def machine_state() -> str:
     """What may have killed a renderer: free memory, the memory cgroup, /dev/shm, load, Chromium's size."""
+
     def read(path: str) -> str:
         try:
             return Path(path).read_text().strip()
@@ -88,7 +92,7 @@ def report_renderer_crash(request: pytest.FixtureRequest) -> Iterator[None]:
         request.getfixturevalue("page").on("crash", lambda _: crashes.append(machine_state()))
     yield
     for state in crashes:
-        warnings.warn(RendererCrash(f"the page's renderer crashed in {request.node.name}; {state}"))
+        warnings.warn(RendererCrash(f"the page's renderer crashed in {request.node.name}; {state}"), stacklevel=2)
 
 
 @pytest.fixture(scope="session")

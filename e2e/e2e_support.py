@@ -20,8 +20,13 @@ DIST = Path(os.environ.get("STONES_DIST", ROOT / "dist")).resolve()  # one build
 ARTIFACTS = ROOT / "e2e" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 SOURCES = ("build.py", "package-lock.json", "package.json", "web", "engine")
 READY_TIMEOUT = 60_000  # ms: Pyodide needs 3–8 s on two busy cores
@@ -37,7 +42,9 @@ def newest_source() -> float:
     newest = 0.0
     for name in SOURCES:
         path = ROOT / name
-        files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        files = (
+            [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        )
         newest = max([newest, *(p.stat().st_mtime for p in files)])
     return newest
 
@@ -106,8 +113,9 @@ def open_app_offline(page: Any, context: Any, url: str) -> None:
     page opened again: from here on the test plays with nothing but the cache. The context is the test's
     own, so the network comes back with the next test."""
     open_app(page, url)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=READY_TIMEOUT)
+    page.wait_for_function(
+        "navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=READY_TIMEOUT
+    )
     context.set_offline(True)
     open_app(page, url)
 
@@ -125,8 +133,15 @@ def set_option(page: Any, name: str, value: Any) -> None:
         field.dispatch_event("change")
 
 
-def set_up(page: Any, game: str, seats: dict[str, str] | None = None, seed: int | None = None,
-           options: dict[str, Any] | None = None, think: float | None = None, match: str = "people") -> None:
+def set_up(
+    page: Any,
+    game: str,
+    seats: dict[str, str] | None = None,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+    think: float | None = None,
+    match: str = "people",
+) -> None:
     """Home → the game's set-up → Start: the players first ("Who plays": `match`, every seat a person unless
     `seats` says otherwise), then under More options the rule `options`, the thinking time and the seed
     (the seed only where the game so set up has chance)."""

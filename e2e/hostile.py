@@ -36,38 +36,64 @@ def tiff_bomb(width: int = 20_000, height: int = 20_000, rows_per_strip: int = 6
             return struct.pack("<HHIHH", tag, kind, n, value, 0)
         return struct.pack("<HHII", tag, kind, n, value)
 
-    ifd = struct.pack("<H", entries) + b"".join([
-        entry(256, 4, 1, width), entry(257, 4, 1, height), entry(258, 3, 3, bits_at),
-        entry(259, 3, 1, 8),  # deflate
-        entry(262, 3, 1, 2),  # RGB
-        entry(273, 4, count, offsets_at), entry(277, 3, 1, 3), entry(278, 4, 1, rows_per_strip),
-        entry(279, 4, count, counts_at), entry(284, 3, 1, 1), entry(317, 3, 1, 1),
-    ]) + struct.pack("<I", 0)
-    return (b"II*\x00" + struct.pack("<I", header_size) + ifd + struct.pack("<3H", 8, 8, 8)
-            + struct.pack(f"<{count}I", *[strip_at] * count) + struct.pack(f"<{count}I", *[len(strip)] * count)
-            + strip)
+    ifd = (
+        struct.pack("<H", entries)
+        + b"".join(
+            [
+                entry(256, 4, 1, width),
+                entry(257, 4, 1, height),
+                entry(258, 3, 3, bits_at),
+                entry(259, 3, 1, 8),  # deflate
+                entry(262, 3, 1, 2),  # RGB
+                entry(273, 4, count, offsets_at),
+                entry(277, 3, 1, 3),
+                entry(278, 4, 1, rows_per_strip),
+                entry(279, 4, count, counts_at),
+                entry(284, 3, 1, 1),
+                entry(317, 3, 1, 1),
+            ]
+        )
+        + struct.pack("<I", 0)
+    )
+    return (
+        b"II*\x00"
+        + struct.pack("<I", header_size)
+        + ifd
+        + struct.pack("<3H", 8, 8, 8)
+        + struct.pack(f"<{count}I", *[strip_at] * count)
+        + struct.pack(f"<{count}I", *[len(strip)] * count)
+        + strip
+    )
 
 
 def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
     """A multipart/form-data body and its Content-Type."""
-    parts = [f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-             for name, value in fields.items()]
-    parts += [f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-              f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n"
-              for name, (filename, data) in files.items()]
+    parts = [
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in fields.items()
+    ]
+    parts += [
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+        f"Content-Type: application/octet-stream\r\n\r\n".encode()
+        + data
+        + b"\r\n"
+        for name, (filename, data) in files.items()
+    ]
     return b"".join(parts) + f"--{BOUNDARY}--\r\n".encode(), f"multipart/form-data; boundary={BOUNDARY}"
 
 
-def request_head(port: int, method: str = "GET", path: str = "/", headers: dict[str, str] | None = None,
-                 host: str | None = None) -> bytes:
+def request_head(
+    port: int, method: str = "GET", path: str = "/", headers: dict[str, str] | None = None, host: str | None = None
+) -> bytes:
     lines = [f"{method} {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
     lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
 def upload_head(port: int, body_size: int, content_type: str, headers: dict[str, str] | None = None) -> bytes:
-    return request_head(port, "POST", "/api/read",
-                        {"Content-Type": content_type, "Content-Length": str(body_size), **(headers or {})})
+    return request_head(
+        port, "POST", "/api/read", {"Content-Type": content_type, "Content-Length": str(body_size), **(headers or {})}
+    )
 
 
 def connect(port: int, source: str = "127.0.0.1", timeout: float = 30.0) -> socket.socket:

@@ -16,15 +16,17 @@ from engine import load_record
 
 pytestmark = pytest.mark.browser
 
-HUMAN_TURN = ("document.body.dataset.state === 'over' || "
-              "!!document.querySelector('button[data-action=hint]:not([disabled])')")
+HUMAN_TURN = (
+    "document.body.dataset.state === 'over' || !!document.querySelector('button[data-action=hint]:not([disabled])')"
+)
 THINKING = "[data-thinking]"
 WORKER_READY = "window.stonesAI.status === 'ready'"
 AI_TIMEOUT = 60_000  # ms: the worker's first start (Pyodide in a worker) on two busy cores
 
 
-def start_game(page: Any, game: str, seats: dict[str, str], think: float, seed: int = 1,
-               options: dict[str, str] | None = None) -> None:
+def start_game(
+    page: Any, game: str, seats: dict[str, str], think: float, seed: int = 1, options: dict[str, str] | None = None
+) -> None:
     set_up(page, game, seats, seed, options, think)
 
 
@@ -76,8 +78,10 @@ def test_whole_game_against_the_hard_computer(page, base_url, shot, console_erro
     state = load_record(record)  # every move the page played, the computer's included, replays in the engine
     assert state.is_over()
     assert record["app"]["seats"]["black"] == "hard"
-    assert page.eval_on_selector_all("#moves .words b", "els => els.filter(b => b.textContent === 'Black').length") \
+    assert (
+        page.eval_on_selector_all("#moves .words b", "els => els.filter(b => b.textContent === 'Black').length")
         >= thought - 1
+    )
     assert page.evaluate("window.stonesAI.status") == "ready"
     assert page.evaluate("window.stonesAI.answered") >= thought - 1  # one answer per reply (the last move may end it)
     outcome = state.outcome()
@@ -88,7 +92,9 @@ def test_whole_game_against_the_hard_computer(page, base_url, shot, console_erro
 
 def test_the_page_stays_responsive_while_the_computer_thinks(page, base_url, shot) -> None:
     open_app(page, base_url)
-    page.evaluate("() => { window.painted = 0; const tick = () => { window.painted++; requestAnimationFrame(tick); }; tick(); }")
+    page.evaluate(
+        "() => { window.painted = 0; const tick = () => { window.painted++; requestAnimationFrame(tick); }; tick(); }"
+    )
     start_game(page, "morris", {"black": "hard"}, think=2.0, seed=4)
     page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)
     human_moves_then_ai_thinks(page)
@@ -193,8 +199,12 @@ def worker_cannot_start(page: Any, base_url: str, shot: Any) -> None:
 def test_until_its_worker_is_ready_the_page_thinks_the_reply_itself(browser, live_server) -> None:
     """A worker slow to start (a phone, a busy machine) does not hold up the reply: the page thinks it."""
     context = browser.new_context(service_workers="block")  # so the route below sees the worker's script
-    context.route("**/ai-worker.js", lambda route: route.fulfill(
-        status=200, content_type="text/javascript", body="// a worker that never gets ready"))
+    context.route(
+        "**/ai-worker.js",
+        lambda route: route.fulfill(
+            status=200, content_type="text/javascript", body="// a worker that never gets ready"
+        ),
+    )
     page = context.new_page()
     try:
         open_app(page, live_server + "/")

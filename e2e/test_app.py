@@ -30,10 +30,23 @@ def test_cold_start_home_lists_the_five_games(page, base_url, shot, console_erro
 
 # What the first screen (the list of games) must not wait for: it shows no board, scan or computer player.
 NOT_FOR_THE_FIRST_SCREEN_FILES = {"ai-worker.js", "zoom.js"}
-NOT_FOR_THE_FIRST_SCREEN_MODULES = ("boards", "engine", "ui.pages", "ui.scan", "ui.session", "ui.think",
-                                    "controllers.page", "controllers.computer", "html", "pyscript.display",
-                                    "pyscript.fetch", "pyscript.storage", "pyscript.websocket", "pyscript.events",
-                                    "pyscript.workers")
+NOT_FOR_THE_FIRST_SCREEN_MODULES = (
+    "boards",
+    "engine",
+    "ui.pages",
+    "ui.scan",
+    "ui.session",
+    "ui.think",
+    "controllers.page",
+    "controllers.computer",
+    "html",
+    "pyscript.display",
+    "pyscript.fetch",
+    "pyscript.storage",
+    "pyscript.websocket",
+    "pyscript.events",
+    "pyscript.workers",
+)
 
 
 def test_the_first_screen_waits_for_nothing_it_does_not_show(page, base_url) -> None:
@@ -167,7 +180,9 @@ def test_layout_fits_phone_and_desktop(browser, live_server, width, height, shot
     context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server)
     page = context.new_page()
     remote: list[str] = []
-    context.on("request", lambda r: remote.append(r.url) if not r.url.startswith((live_server, "data:", "blob:")) else None)
+    context.on(
+        "request", lambda r: remote.append(r.url) if not r.url.startswith((live_server, "data:", "blob:")) else None
+    )
     try:
         open_app(page, live_server + "/")
         shot(page, "home")

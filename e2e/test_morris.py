@@ -161,7 +161,9 @@ def test_morris_keyboard_selects_moves_and_cancels(page, base_url) -> None:
     while state.pieces_in_hand("black"):
         state.push(pick.choice(list(state.legal_moves())))
     record = json.dumps(save_record(state)).encode()
-    page.set_input_files("#import-file", files=[{"name": "placed.json", "mimeType": "application/json", "buffer": record}])
+    page.set_input_files(
+        "#import-file", files=[{"name": "placed.json", "mimeType": "application/json", "buffer": record}]
+    )
     page.wait_for_function("document.querySelector('svg.board-morris').dataset.ply == 18")
     assert page.get_attribute("svg.board-morris", "data-stage") == "pick"
     source = sorted(legal(page))[0]
@@ -194,8 +196,11 @@ def test_morris_phone_and_desktop_against_the_random_ai(browser, live_server, sh
             click_point(page, rng.choice(sorted(legal(page))))
             if page.get_attribute("svg.board-morris", "data-stage") == "remove":
                 click_point(page, sorted(legal(page))[0])
-            page.wait_for_function(f"document.querySelector('svg.board-morris').dataset.ply >= {before + 2}"
-                                   " && document.querySelector('#board .point.legal')", timeout=10_000)
+            page.wait_for_function(
+                f"document.querySelector('svg.board-morris').dataset.ply >= {before + 2}"
+                " && document.querySelector('#board .point.legal')",
+                timeout=10_000,
+            )
         assert page.get_attribute("[data-turn]", "data-turn") == "white"
         for width, height in ((390, 844), (1280, 800)):
             page.set_viewport_size({"width": width, "height": height})

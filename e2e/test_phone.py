@@ -16,8 +16,9 @@ FINGER = 44  # CSS px: the least a tap target may measure each way
 BUTTONS = "header button, #app button, #app summary, #app select"  # everything tapped that is not the board
 GAMES = ("three-stones", "morris", "rings", "sage-stones", "triple-domino")
 ZOOMED_BOARDS = ("three-stones", "rings", "triple-domino")  # too dense for 44 px at a phone's width: they zoom
-HUMAN_TURN = ("document.body.dataset.state === 'over' || "
-              "!!document.querySelector('button[data-action=hint]:not([disabled])')")
+HUMAN_TURN = (
+    "document.body.dataset.state === 'over' || !!document.querySelector('button[data-action=hint]:not([disabled])')"
+)
 AI_TIMEOUT = 60_000  # ms: the computer's first reply may come while its worker starts
 SCAN_TIMEOUT = 90_000  # ms: the companion reads a photo in 2-5 s on two busy cores
 
@@ -63,16 +64,22 @@ def tap_a_move(page: Any, game: str, rng: random.Random) -> None:
         if not places and not page.query_selector(target):
             target = "[data-target=pass]"
     else:  # a legal target well inside the board as shown (a zoomed board shows part of itself)
-        legal = page.eval_on_selector_all("#board [data-target].legal, #board .forced.live", """els => {
+        legal = page.eval_on_selector_all(
+            "#board [data-target].legal, #board .forced.live",
+            """els => {
             const box = document.querySelector('#board svg').getBoundingClientRect();
             return els.filter((e) => { const r = e.getBoundingClientRect();
                 const x = r.x + r.width / 2, y = r.y + r.height / 2;
                 return x > box.x + 30 && x < box.right - 30 && y > box.y + 30 && y < box.bottom - 30; })
-              .map(e => e.dataset.target); }""")
+              .map(e => e.dataset.target); }""",
+        )
         target = f'#board [data-target="{rng.choice(legal)}"]'
     page.tap(target)
-    if game == "rings" and page.query_selector("#board svg.zoomed") and not page.query_selector(
-            "#board [data-target=end]"):
+    if (
+        game == "rings"
+        and page.query_selector("#board svg.zoomed")
+        and not page.query_selector("#board [data-target=end]")
+    ):
         page.tap(target)  # the first tap zoomed in there: this one plays
     if page.query_selector("#board [data-target=end]"):
         page.tap("#board [data-target=end]")
@@ -86,8 +93,12 @@ def too_small(page: Any, scope: str, inside: dict[str, float] | None = None) -> 
     """The targets in `scope` (within the box `inside`, if given) smaller than a finger either way."""
     boxes = page.evaluate(HIT_BOXES_JS, scope)
     if inside:
-        boxes = [b for b in boxes if inside["x"] <= b["x"] + b["width"] / 2 <= inside["x"] + inside["width"]
-                 and inside["y"] <= b["y"] + b["height"] / 2 <= inside["y"] + inside["height"]]
+        boxes = [
+            b
+            for b in boxes
+            if inside["x"] <= b["x"] + b["width"] / 2 <= inside["x"] + inside["width"]
+            and inside["y"] <= b["y"] + b["height"] / 2 <= inside["y"] + inside["height"]
+        ]
     return [b for b in boxes if b["width"] < FINGER - 0.5 or b["height"] < FINGER - 0.5]
 
 
@@ -169,8 +180,9 @@ def test_an_earlier_position_is_unmistakable(phone: Any, game: str, shot: Any) -
     total = page.eval_on_selector_all("#moves .mv", "els => els.length")
     page.locator("#moves li button").nth(1).tap()  # the first move
     page.wait_for_selector("#board-area.past")
-    assert page.text_content("#viewing .viewing-badge").startswith("Viewing move 1 of") \
-        and f"of {total}" in page.text_content("#status")
+    assert page.text_content("#viewing .viewing-badge").startswith(
+        "Viewing move 1 of"
+    ) and f"of {total}" in page.text_content("#status")
     assert page.evaluate(IN_VIEW_JS, "#status")  # the way back is in the pinned status bar
     assert page.query_selector("#status [data-turn]") is None  # no "… to play", no "Drawing…"
     assert "Drawing" not in page.text_content("#status") and "rolls…" not in page.text_content("#board-area")
@@ -208,15 +220,17 @@ def test_focus_goes_to_the_board_and_shows_only_for_the_keyboard(browser: Any, l
         page.wait_for_function("document.querySelectorAll('#moves .mv').length === 2")
         assert page.evaluate("document.activeElement.closest('#board') !== null")
         assert not page.evaluate("document.activeElement.matches(':focus-visible')")
-        ring = page.evaluate("getComputedStyle(document.activeElement.querySelector('.focus-ring') "
-                             "|| document.activeElement).stroke")
+        ring = page.evaluate(
+            "getComputedStyle(document.activeElement.querySelector('.focus-ring') || document.activeElement).stroke"
+        )
         assert ring in ("none", ""), "a blue ring stays where the mouse played"
     finally:
         context.close()
 
 
-def test_set_up_reads_as_a_choice_and_keyboard_help_is_for_keyboards(phone: Any, browser: Any,
-                                                                    live_server: str) -> None:
+def test_set_up_reads_as_a_choice_and_keyboard_help_is_for_keyboards(
+    phone: Any, browser: Any, live_server: str
+) -> None:
     page = phone
     page.tap('[data-game="morris"]')
     assert page.input_value("#match") == "medium"
@@ -300,11 +314,14 @@ def test_the_scanned_board_zooms_until_a_finger_fits(phone_with_scanner: Any) ->
     photo = page.locator("#scan-overlay").bounding_box()
     in_view = page.evaluate(HIT_BOXES_JS, "#scan-overlay [data-cell]")
     assert in_view and not too_small(page, "#scan-overlay [data-cell]", photo)
-    cell = page.eval_on_selector_all("#scan-overlay [data-cell]", """els => {  // one well inside the view
+    cell = page.eval_on_selector_all(
+        "#scan-overlay [data-cell]",
+        """els => {  // one well inside the view
         const box = document.querySelector('#scan-overlay').getBoundingClientRect();
         const top = Math.max(box.top, 0) + 30, bottom = Math.min(box.bottom, innerHeight) - 30;
         return els.map((e) => [e.dataset.cell, e.getBoundingClientRect()]).filter(([, r]) =>
-          r.x > box.x + 30 && r.right < box.right - 30 && r.y > top && r.bottom < bottom)[0][0]; }""")
+          r.x > box.x + 30 && r.right < box.right - 30 && r.y > top && r.bottom < bottom)[0][0]; }""",
+    )
     page.tap(f'#scan-overlay [data-cell="{cell}"]')
     page.wait_for_selector("#scan-palette")
     assert not too_small(page, "#scan-palette [data-colour]")

@@ -13,8 +13,9 @@ from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
 
 pytestmark = pytest.mark.browser
 
-COUNT_OR_TURN = ("document.querySelectorAll('#moves .mv').length > {n} "
-                 "|| !!document.querySelector('#board [data-target=end]')")
+COUNT_OR_TURN = (
+    "document.querySelectorAll('#moves .mv').length > {n} || !!document.querySelector('#board [data-target=end]')"
+)
 
 
 def circle_points(circle: str) -> list[str]:
@@ -93,7 +94,9 @@ def test_rings_whole_game_ends_with_the_engines_score(page, context, base_url, s
     page.set_viewport_size({"width": 1280, "height": 800})
     page.focus("#board [data-target=end]")
     page.keyboard.press("x")  # take the conversion back …
-    page.wait_for_function("!document.querySelector('#board .flip-new') && !!document.querySelector('#board [data-target=end]')")
+    page.wait_for_function(
+        "!document.querySelector('#board .flip-new') && !!document.querySelector('#board [data-target=end]')"
+    )
     assert stones(page)[c0[1]] == "white"
     page.keyboard.press("a")  # … convert everything there is …
     page.wait_for_function("!!document.querySelector('#board .flip-new')")

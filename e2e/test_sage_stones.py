@@ -36,7 +36,8 @@ def legal(page: Any) -> list[str]:
 def wait_for_human_or_end(page: Any) -> None:
     page.wait_for_function(
         "document.body.dataset.state === 'over' || document.querySelector('#board [data-target]') !== null",
-        timeout=15_000)
+        timeout=15_000,
+    )
 
 
 def saved_record(page: Any) -> dict[str, Any]:

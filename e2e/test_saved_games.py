@@ -45,8 +45,9 @@ def what_is_shown(page: Any) -> tuple[list[str], str, str]:
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_an_opened_game_survives_a_reload_and_exports_the_same_record(page, base_url, tmp_path: Path,
-                                                                      game_id: str) -> None:
+def test_an_opened_game_survives_a_reload_and_exports_the_same_record(
+    page, base_url, tmp_path: Path, game_id: str
+) -> None:
     options, plies = GAMES[game_id]
     record = record_after_random_play(game_id, options, plies, seed=7)
     path = tmp_path / f"{game_id}.json"

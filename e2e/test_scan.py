@@ -79,8 +79,12 @@ def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
         context = browser.new_context(viewport={"width": width, "height": height}, base_url=origin)
         remote: list[str] = []
         errors: list[str] = []
-        context.on("request", lambda r: remote.append(r.url)
-                   if not (r.url.startswith(origin + "/") or r.url.startswith(LOCAL_SCHEMES)) else None)
+        context.on(
+            "request",
+            lambda r: remote.append(r.url)
+            if not (r.url.startswith(origin + "/") or r.url.startswith(LOCAL_SCHEMES))
+            else None,
+        )
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         contexts.append((context, origin, remote, errors))
@@ -148,8 +152,12 @@ def test_scan_check_correct_score_and_play_on_from_a_phone(open_page, companion:
     # tap an empty location: its palette offers empty and each colour; white is picked, marked as checked
     empty = sorted(loc for loc, colour in cells.items() if colour is None)[0]
     page.click(f'#scan-overlay [data-cell="{empty}"]')
-    assert page.eval_on_selector_all("#scan-palette [data-colour]", "els => els.map(e => e.dataset.colour)") \
-        == ["empty", "white", "black", "clear"]
+    assert page.eval_on_selector_all("#scan-palette [data-colour]", "els => els.map(e => e.dataset.colour)") == [
+        "empty",
+        "white",
+        "black",
+        "clear",
+    ]
     assert page.get_attribute('#scan-palette [data-colour="empty"]', "aria-pressed") == "true"
     page.click('#scan-palette [data-colour="white"]')
     marker = page.locator(f'#scan-overlay [data-cell="{empty}"]')
@@ -228,7 +236,9 @@ def test_many_colour_board_on_a_desktop(open_page, companion: str, shot) -> None
 
 def test_a_file_that_is_no_photo_gets_the_companions_reason(open_page, companion: str, shot) -> None:
     page = open_page(companion)
-    scan_photo(page, "morris", {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"a shopping list, not a photo"})
+    scan_photo(
+        page, "morris", {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"a shopping list, not a photo"}
+    )
     page.wait_for_selector("#scan-error", timeout=READ_TIMEOUT)
     text = page.text_content("#scan-error")
     assert "could not read this photo: not an image" in text and "Choose a photo" in text
@@ -258,8 +268,9 @@ def test_without_the_companion_the_page_says_what_to_start(open_page, static_onl
     page = open_page(static_only)
     page.click("button[data-action=scan]")
     page.wait_for_selector('[data-companion="missing"]')
-    assert "The scanner runs on the computer that started Stones; open this page from there" in \
-        page.text_content("#scan-status")
+    assert "The scanner runs on the computer that started Stones; open this page from there" in page.text_content(
+        "#scan-status"
+    )
     assert not page.is_enabled("button[data-action=scan-camera]")
     assert not page.is_enabled("button[data-action=scan-file]")
     shot(page)
@@ -271,8 +282,9 @@ def test_a_companion_gone_by_the_time_of_the_photo_says_what_to_start(open_page,
     page.route("**/api/read", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
     scan_photo(page, "morris", PHOTOS / truth["image"])  # the check found it; the upload finds nobody
     page.wait_for_selector('[data-companion="missing"]', timeout=READ_TIMEOUT)
-    assert "The scanner runs on the computer that started Stones; open this page from there" in \
-        page.text_content("#scan-status")
+    assert "The scanner runs on the computer that started Stones; open this page from there" in page.text_content(
+        "#scan-status"
+    )
     assert page.query_selector("#scan-error") is None  # said once, in the box
     assert not page.is_enabled("button[data-action=scan-file]")
     page.unroute("**/api/read")

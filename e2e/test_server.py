@@ -22,8 +22,7 @@ from typing import Any, Iterator
 
 import pytest
 from e2e_support import DIST, ROOT, ensure_built, free_port, open_app, serving
-from hostile import (connect, dribble, exchange, read_answer, request_head, seconds_until_closed,
-                     status_of, upload_head)
+from hostile import connect, dribble, exchange, read_answer, request_head, seconds_until_closed, status_of, upload_head
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -41,20 +40,23 @@ def fetch(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
 
-@pytest.mark.parametrize("path, mime", [
-    ("/", "text/html"),
-    ("/index.html", "text/html"),
-    ("/sw.js", "text/javascript"),
-    ("/ui/catalogue.json", "application/json"),
-    ("/manifest.webmanifest", "application/manifest+json"),
-    ("/pyodide/pyodide.mjs", "text/javascript"),
-    ("/pyodide/pyodide.asm.wasm", "application/wasm"),
-    ("/pyodide/pyodide-lock.json", "application/json"),
-    ("/engine.zip", "application/zip"),
-    ("/locale/de/LC_MESSAGES/stones.mo", "application/octet-stream"),
-    ("/python.js", "text/javascript"),
-    ("/icon-512.png", "image/png"),
-])
+@pytest.mark.parametrize(
+    "path, mime",
+    [
+        ("/", "text/html"),
+        ("/index.html", "text/html"),
+        ("/sw.js", "text/javascript"),
+        ("/ui/catalogue.json", "application/json"),
+        ("/manifest.webmanifest", "application/manifest+json"),
+        ("/pyodide/pyodide.mjs", "text/javascript"),
+        ("/pyodide/pyodide.asm.wasm", "application/wasm"),
+        ("/pyodide/pyodide-lock.json", "application/json"),
+        ("/engine.zip", "application/zip"),
+        ("/locale/de/LC_MESSAGES/stones.mo", "application/octet-stream"),
+        ("/python.js", "text/javascript"),
+        ("/icon-512.png", "image/png"),
+    ],
+)
 def test_built_files_are_served_with_their_types(live_server: str, path: str, mime: str) -> None:
     """Every file whose name does not change with its content is revalidated before use."""
     status, headers, _ = fetch(live_server + path, method="HEAD")
@@ -112,8 +114,13 @@ def test_create_app_refuses_a_folder_without_a_build(tmp_path: Path) -> None:
 
 
 def test_cli_reports_a_missing_build(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "server", "--dist", str(tmp_path / "none"), "--port", "0"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "server", "--dist", str(tmp_path / "none"), "--port", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert "build.py" in result.stderr and "Traceback" not in result.stderr
 
@@ -124,17 +131,24 @@ def server_process(*args: str) -> Iterator[tuple[subprocess.Popen, int]]:
     """`python -m server --port P --dist DIST ARGS` as `./stones start` runs it; yields (process, port)."""
     ensure_built()
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--dist", str(DIST), *args],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), "--dist", str(DIST), *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
                     break
-            except OSError:
+            except OSError as exc:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"python -m server did not start: {process.stdout.read() if process.stdout else ''}")
+                    raise RuntimeError(
+                        f"python -m server did not start: {process.stdout.read() if process.stdout else ''}"
+                    ) from exc
                 time.sleep(0.2)
         yield process, port
     finally:
@@ -166,8 +180,9 @@ def test_a_rebinding_host_or_a_foreign_origin_gets_nothing(live_server: str) -> 
     closing = {"Connection": "close"}
     assert status_of(exchange(port, request_head(port, headers=closing, host="evil.example"))) == 400
     assert status_of(exchange(port, request_head(port, headers=closing))) == 200
-    foreign = request_head(port, "POST", "/api/health", {**closing, "Origin": "http://evil.example",
-                                                         "Content-Length": "0"})
+    foreign = request_head(
+        port, "POST", "/api/health", {**closing, "Origin": "http://evil.example", "Content-Length": "0"}
+    )
     assert status_of(exchange(port, foreign)) == 403
 
 
@@ -223,8 +238,9 @@ def test_a_body_that_trickles_is_cut_off_at_the_upload_deadline(quick_server: in
         started = time.monotonic()
         closed = threading.Event()
         answers: list[bytes] = []
-        reader = threading.Thread(target=lambda: (sock.settimeout(20), answers.append(read_answer(sock)),
-                                                  closed.set()), daemon=True)
+        reader = threading.Thread(
+            target=lambda: (sock.settimeout(20), answers.append(read_answer(sock)), closed.set()), daemon=True
+        )
         reader.start()
         dribble(sock, b"x" * 10_000, 0.25, closed.is_set)  # 4 B/s, never a pause of a second
         closed.wait(20)
@@ -235,8 +251,9 @@ def test_a_body_that_trickles_is_cut_off_at_the_upload_deadline(quick_server: in
 
 def test_a_whole_upload_in_time_is_read(quick_server: int) -> None:
     body = b"x" * 200_000
-    answer = exchange(quick_server, upload_head(quick_server, len(body), "application/octet-stream",
-                                                {"Connection": "close"}) + body)
+    answer = exchange(
+        quick_server, upload_head(quick_server, len(body), "application/octet-stream", {"Connection": "close"}) + body
+    )
     assert status_of(answer) == 200 and b'"received":200000' in answer
 
 
@@ -336,9 +353,11 @@ def test_twenty_stalled_uploads_of_19_mb_hold_little_memory() -> None:
 
 
 # ----- the policy the app runs under ----------------------------------------------------------------
-VIOLATIONS_JS = ("window.cspViolations = [];"
-                 "document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push("
-                 "`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));")
+VIOLATIONS_JS = (
+    "window.cspViolations = [];"
+    "document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push("
+    "`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"
+)
 GAMES = ("three-stones", "morris", "rings", "sage-stones", "triple-domino")
 
 

@@ -7,7 +7,14 @@ import random
 
 import pytest
 from e2e_support import (
-    export_record, legal_targets, move_count, open_app, open_app_offline, play_moves, shown_scores, start_three_stones,
+    export_record,
+    legal_targets,
+    move_count,
+    open_app,
+    open_app_offline,
+    play_moves,
+    shown_scores,
+    start_three_stones,
     stones,
 )
 
@@ -74,15 +81,23 @@ def test_export_then_import_reproduces_the_game(page, base_url, tmp_path) -> Non
     assert "Opened" in page.text_content("#message")
 
 
-@pytest.mark.parametrize("content", [b"{this is not json", b'{"format": "stones-record", "version": 1, '
-                                     b'"game": "three-stones", "seed": 1, "moves": ["draw white", "white@e5"]}'],
-                         ids=["not-json", "illegal-move"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{this is not json",
+        b'{"format": "stones-record", "version": 1, '
+        b'"game": "three-stones", "seed": 1, "moves": ["draw white", "white@e5"]}',
+    ],
+    ids=["not-json", "illegal-move"],
+)
 def test_a_corrupt_import_is_refused_and_the_game_survives(page, base_url, content, shot) -> None:
     open_app(page, base_url)
     start_three_stones(page, mode="pure-skill", seed=3)
     play_moves(page, 3)
     before = (stones(page), page.text_content("#moves"))
-    page.set_input_files("#import-file", files=[{"name": "broken.json", "mimeType": "application/json", "buffer": content}])
+    page.set_input_files(
+        "#import-file", files=[{"name": "broken.json", "mimeType": "application/json", "buffer": content}]
+    )
     page.wait_for_selector("#message .msg-error")
     message = page.text_content("#message")
     assert "Could not open broken.json" in message and "unchanged" in message

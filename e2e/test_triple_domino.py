@@ -13,8 +13,9 @@ from engine import load_record
 pytestmark = pytest.mark.browser
 
 
-def start_triple_domino(page: Any, players: int, seed: int, seats: dict[str, str] | None = None,
-                        options: dict[str, str] | None = None) -> None:
+def start_triple_domino(
+    page: Any, players: int, seed: int, seats: dict[str, str] | None = None, options: dict[str, str] | None = None
+) -> None:
     set_up(page, "triple-domino", seats, seed, {"players": players, **(options or {})})
     page.wait_for_selector("svg.board-triple-domino")
 
@@ -31,7 +32,9 @@ def wait_for_human(page: Any, player: str = "p1") -> bool:
     """Wait until `player` is to play (True) or the game is over (False)."""
     page.wait_for_function(
         f"document.body.dataset.state === 'over' || (!!document.querySelector('#status [data-turn=\"{player}\"]') "
-        f"&& !!document.querySelector('#panel .td-actions'))", timeout=20_000)
+        f"&& !!document.querySelector('#panel .td-actions'))",
+        timeout=20_000,
+    )
     return page.get_attribute("body", "data-state") != "over"
 
 
@@ -41,7 +44,9 @@ def act_and_wait(page: Any, selector: str) -> None:
     page.wait_for_function(f"document.querySelectorAll('#moves .mv').length > {before}")
 
 
-def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(page, context, base_url, shot, console_errors) -> None:
+def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(
+    page, context, base_url, shot, console_errors
+) -> None:
     open_app_offline(page, context, base_url)
     page.set_viewport_size({"width": 1280, "height": 800})
     start_triple_domino(page, 2, seed=6, options={"target_score": "1"})
@@ -51,7 +56,9 @@ def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(page, con
     while page.get_attribute("body", "data-state") != "over":
         decisions += 1
         me = page.get_attribute("#status [data-turn]", "data-turn")
-        assert page.get_attribute("#panel [data-hand-of]", "data-hand-of") == me  # hot seat: the hand of the player to move
+        assert (
+            page.get_attribute("#panel [data-hand-of]", "data-hand-of") == me
+        )  # hot seat: the hand of the player to move
         if decisions == 12:
             shot(page, "midgame")
             page.set_viewport_size({"width": 390, "height": 844})
@@ -72,7 +79,9 @@ def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(page, con
             act_and_wait(page, f'#board [data-target="{at}"]')
             assert page.text_content(f'#board .laid-tile[data-tile-at="{at}"]') == ghost
             laid += 1
-            assert page.query_selector("#board .laid-tile.last") and page.query_selector("#board .score-marks .last-outline")
+            assert page.query_selector("#board .laid-tile.last") and page.query_selector(
+                "#board .score-marks .last-outline"
+            )
         elif not page.query_selector("#panel [data-target=draw].muted"):
             act_and_wait(page, "#panel [data-target=draw]")
             assert "-5 draw" in page.text_content("#panel .td-last")
@@ -106,7 +115,8 @@ def test_triple_domino_solitaire_by_keyboard(page, base_url, shot) -> None:
             break
         tiles = hand(page)
         fitting = page.eval_on_selector_all(
-            "#panel .td-tile", "els => els.map((e, i) => e.classList.contains('fits') ? i : -1).filter(i => i >= 0)")
+            "#panel .td-tile", "els => els.map((e, i) => e.classList.contains('fits') ? i : -1).filter(i => i >= 0)"
+        )
         before = move_count(page)
         if fitting:
             page.keyboard.press("1234567890"[fitting[-1]])

@@ -23,8 +23,24 @@ def _arena():
 
 def test_arena_reports_and_keeps_the_lost_games(tmp_path: Path, capsys) -> None:
     records = tmp_path / "lost.jsonl"
-    _arena().main(["morris", "random", "hard", "--games", "2", "--seed", "3", "--seconds", "0",
-                   "--nodes", "300", "--quiet", "--records", str(records)])
+    _arena().main(
+        [
+            "morris",
+            "random",
+            "hard",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--seconds",
+            "0",
+            "--nodes",
+            "300",
+            "--quiet",
+            "--records",
+            str(records),
+        ]
+    )
     out = capsys.readouterr().out
     assert "A (random) wins 0, draws 0, losses 2; 2 different games" in out
     lost = [json.loads(line) for line in records.read_text().splitlines()]
@@ -40,8 +56,9 @@ def test_arena_reports_and_keeps_the_lost_games(tmp_path: Path, capsys) -> None:
 def test_arena_plays_a_level_against_the_sparring_players(capsys) -> None:
     arena = _arena()
     arena.main(["morris", "hard", "peer", "--games", "2", "--seed", "2", "--seconds", "0", "--nodes", "200", "--quiet"])
-    arena.main(["sage-stones", "uct", "medium", "--games", "2", "--seed", "2", "--seconds", "0", "--nodes", "20",
-                "--quiet"])
+    arena.main(
+        ["sage-stones", "uct", "medium", "--games", "2", "--seed", "2", "--seconds", "0", "--nodes", "20", "--quiet"]
+    )
     out = capsys.readouterr().out
     assert "morris  hard vs peer: 2 games" in out and "sage-stones  uct vs medium: 2 games" in out
     assert out.count("2 different games") == 2
@@ -61,8 +78,16 @@ def test_blunders_marks_the_move_that_leaves_a_mill_open(tmp_path: Path, capsys)
     spec = importlib.util.spec_from_file_location("blunders", ARENA.parent / "blunders.py")
     blunders = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(blunders)
-    record = {"game": "morris", "options": {}, "index": 0, "a_seat": 0, "a": "hard", "b": "peer", "seed": 1,
-              "moves": ["a1", "g1", "d7", "g4", "d2", "g7xa1"]}
+    record = {
+        "game": "morris",
+        "options": {},
+        "index": 0,
+        "a_seat": 0,
+        "a": "hard",
+        "b": "peer",
+        "seed": 1,
+        "moves": ["a1", "g1", "d7", "g4", "d2", "g7xa1"],
+    }
     records = tmp_path / "lost.jsonl"
     records.write_text(json.dumps(record) + "\n")
     mistakes = blunders.scan(record, depth=3, peer_depth=2, threshold=100, plies=6)

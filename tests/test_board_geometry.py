@@ -40,8 +40,9 @@ def test_locations_lie_inside_the_outline_a_pitch_apart(game_id: str) -> None:
     geometry = get_game(game_id).geometry()
     assert len(geometry.outline) >= 4
     assert all(inside(geometry.outline, loc.x, loc.y) for loc in geometry.locations)
-    nearest = [min(math.dist((a.x, a.y), (b.x, b.y)) for b in geometry.locations if b is not a)
-               for a in geometry.locations]
+    nearest = [
+        min(math.dist((a.x, a.y), (b.x, b.y)) for b in geometry.locations if b is not a) for a in geometry.locations
+    ]
     assert min(nearest) == pytest.approx(PITCH[game_id])
     assert 0 < geometry.stone_radius < PITCH[game_id]
 
@@ -76,5 +77,6 @@ def test_rings_circles_pass_through_their_points() -> None:
 
 def test_a_line_through_an_unknown_location_is_refused() -> None:
     from engine.core import Line, Location
+
     with pytest.raises(AssertionError, match="unknown location"):
         Geometry((Location("a1", 0.0, 0.0),), ((0, 0), (1, 0), (1, 1)), 0.3, "point", lines=(Line(("a1", "z9")),))

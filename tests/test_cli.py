@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_perft_morris_4_is_255024() -> None:
@@ -51,14 +52,17 @@ def test_score_prints_the_score_json(tmp_path: Path) -> None:
     assert report["items"] == [{"side": "white", "cells": ["b2", "c3", "d4"]}]
 
 
-@pytest.mark.parametrize("args,content,message", [
-    (("score", "{path}"), "{not json", "not valid JSON"),
-    (("score", "{path}"), '{"game": "go"}', "unknown game"),
-    (("score", "{missing}"), None, "cannot read"),
-    (("perft", "three-stones", "1", "--option", "mode=bag"), None, "must be one of"),
-    (("perft", "three-stones", "1", "--option", "colour=red"), None, "has no option"),
-    (("selfplay", "three-stones", "0"), None, "at least one game"),
-])
+@pytest.mark.parametrize(
+    "args,content,message",
+    [
+        (("score", "{path}"), "{not json", "not valid JSON"),
+        (("score", "{path}"), '{"game": "go"}', "unknown game"),
+        (("score", "{missing}"), None, "cannot read"),
+        (("perft", "three-stones", "1", "--option", "mode=bag"), None, "must be one of"),
+        (("perft", "three-stones", "1", "--option", "colour=red"), None, "has no option"),
+        (("selfplay", "three-stones", "0"), None, "at least one game"),
+    ],
+)
 def test_errors_are_one_line_and_exit_non_zero(tmp_path: Path, args, content, message: str) -> None:
     path = tmp_path / "f.json"
     if content is not None:
@@ -86,26 +90,57 @@ def _empty_position(game_id: str, **fields) -> str:
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
-@pytest.mark.parametrize("args,content,message", [
-    (("score", "{path}"), '{"game": ["morris"], "cells": {}}', "unknown game ['morris']"),
-    (("score", "{path}"), DEEP, "nested more than 64 deep"),
-    (("play", "morris", "--load", "{path}"), DEEP, "nested more than 64 deep"),
-    (("play", "three-stones", "--load", "{path}"), _clocked_record([1.0, "x"]), "'elapsed' of move 2"),
-    (("play", "three-stones", "--load", "{path}"), _clocked_record([1.0, {}]), "'elapsed' of move 2"),
-    (("play", "three-stones", "--load", "{path}"), _clocked_record([-1e308, 1.0]), "'elapsed' of move 1"),
-    (("perft", "three-stones", "1", "--position", "{path}"), _empty_position("three-stones", options=5),
-     "options must be an object"),
-    (("perft", "three-stones", "1", "--position", "{path}", "-o", "mode=pure-skill"),
-     _empty_position("three-stones", options=5), "options must be an object"),
-    (("perft", "three-stones", "1", "--position", "{path}"), _empty_position("three-stones", last={}),
-     "last must name an occupied pocket"),
-    (("perft", "rings", "1", "--position", "{path}"), _empty_position("rings", to_move={}), "to_move must be"),
-    (("play", "rings", "--load", "{path}"), json.dumps(save_record(get_game("morris").new_state())),
-     "a record of morris, not rings"),
-    (("play", "morris", "--load", "{path}", "-o", "flying=true"),
-     json.dumps(save_record(get_game("morris").new_state())), "options and seed come from the record"),
-], ids=["list-game", "deep-score", "deep-load", "elapsed-text", "elapsed-object", "elapsed-negative", "options-5",
-        "options-5-merged", "last-object", "to-move-object", "record-of-another-game", "options-with-load"])
+@pytest.mark.parametrize(
+    "args,content,message",
+    [
+        (("score", "{path}"), '{"game": ["morris"], "cells": {}}', "unknown game ['morris']"),
+        (("score", "{path}"), DEEP, "nested more than 64 deep"),
+        (("play", "morris", "--load", "{path}"), DEEP, "nested more than 64 deep"),
+        (("play", "three-stones", "--load", "{path}"), _clocked_record([1.0, "x"]), "'elapsed' of move 2"),
+        (("play", "three-stones", "--load", "{path}"), _clocked_record([1.0, {}]), "'elapsed' of move 2"),
+        (("play", "three-stones", "--load", "{path}"), _clocked_record([-1e308, 1.0]), "'elapsed' of move 1"),
+        (
+            ("perft", "three-stones", "1", "--position", "{path}"),
+            _empty_position("three-stones", options=5),
+            "options must be an object",
+        ),
+        (
+            ("perft", "three-stones", "1", "--position", "{path}", "-o", "mode=pure-skill"),
+            _empty_position("three-stones", options=5),
+            "options must be an object",
+        ),
+        (
+            ("perft", "three-stones", "1", "--position", "{path}"),
+            _empty_position("three-stones", last={}),
+            "last must name an occupied pocket",
+        ),
+        (("perft", "rings", "1", "--position", "{path}"), _empty_position("rings", to_move={}), "to_move must be"),
+        (
+            ("play", "rings", "--load", "{path}"),
+            json.dumps(save_record(get_game("morris").new_state())),
+            "a record of morris, not rings",
+        ),
+        (
+            ("play", "morris", "--load", "{path}", "-o", "flying=true"),
+            json.dumps(save_record(get_game("morris").new_state())),
+            "options and seed come from the record",
+        ),
+    ],
+    ids=[
+        "list-game",
+        "deep-score",
+        "deep-load",
+        "elapsed-text",
+        "elapsed-object",
+        "elapsed-negative",
+        "options-5",
+        "options-5-merged",
+        "last-object",
+        "to-move-object",
+        "record-of-another-game",
+        "options-with-load",
+    ],
+)
 def test_hostile_files_are_refused_in_one_line_with_exit_2(tmp_path: Path, args, content: str, message: str) -> None:
     path = tmp_path / "f.json"
     path.write_text(content)
@@ -159,8 +194,11 @@ def test_terminal_play_stops_cleanly_at_end_of_input() -> None:
 
 
 PLAYABLE = [(g, {}) for g in GAME_IDS] + [
-    ("rings", {"players": 4}), ("triple-domino", {"players": 1}), ("three-stones", {"mode": "pure-skill"}),
-    ("rings", {"random_first": True}), ("sage-stones", {"players": 3, "play_for_places": True}),
+    ("rings", {"players": 4}),
+    ("triple-domino", {"players": 1}),
+    ("three-stones", {"mode": "pure-skill"}),
+    ("rings", {"random_first": True}),
+    ("sage-stones", {"players": 3, "play_for_places": True}),
 ]
 
 

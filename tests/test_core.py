@@ -8,8 +8,18 @@ import random
 import pytest
 
 from engine import (
-    GAME_IDS, IllegalMoveError, OptionError, PositionError, RecordError, StonesError, UnreachablePositionError,
-    get_game, load_record, replay, save_record, score_position,
+    GAME_IDS,
+    IllegalMoveError,
+    OptionError,
+    PositionError,
+    RecordError,
+    StonesError,
+    UnreachablePositionError,
+    get_game,
+    load_record,
+    replay,
+    save_record,
+    score_position,
 )
 from engine.core import Outcome, Termination, outcome_by_score
 from engine.games import UnknownGameError
@@ -29,14 +39,17 @@ def test_unknown_game_is_refused_with_the_list() -> None:
         get_game("chess")
 
 
-@pytest.mark.parametrize("data,message", [
-    ({"modes": "pouch"}, "no option 'modes'"),
-    ({"mode": "bag"}, "must be one of pouch, pure-skill"),
-    ({"handicap_white": "3"}, "takes a int"),
-    ({"handicap_white": True}, "takes a int"),
-    ({"handicap_white": -1}, "at least 0"),
-    ({"handicap_white": 10_000}, "at most 200"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        ({"modes": "pouch"}, "no option 'modes'"),
+        ({"mode": "bag"}, "must be one of pouch, pure-skill"),
+        ({"handicap_white": "3"}, "takes a int"),
+        ({"handicap_white": True}, "takes a int"),
+        ({"handicap_white": -1}, "at least 0"),
+        ({"handicap_white": 10_000}, "at most 200"),
+    ],
+)
 def test_bad_options_are_refused_with_a_reason(data: dict, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         TS.options(data)
@@ -109,19 +122,22 @@ def test_record_round_trip_replays_the_same_game() -> None:
     assert middle.ply == 40 and middle.moves_text() == record["moves"][:40]
 
 
-@pytest.mark.parametrize("mutate,message", [
-    (lambda r: "not json {", "not valid JSON"),
-    (lambda r: [1, 2], "JSON object"),
-    (lambda r: {**r, "format": "pgn"}, "not a Stones game record"),
-    (lambda r: {**r, "version": 9}, "version 9"),
-    (lambda r: {**r, "game": "go"}, "unknown game"),
-    (lambda r: {**r, "seed": "x"}, "seed"),
-    (lambda r: {**r, "moves": "c4"}, "list of move texts"),
-    (lambda r: {**r, "options": {"mode": "bag"}}, "must be one of"),
-    (lambda r: {**r, "moves": r["moves"][:3] + ["white@e5"] + r["moves"][4:]}, "record move 4"),
-    (lambda r: {**r, "moves": r["moves"][:1] + ["draw purple"]}, "record move 2"),
-    (lambda r: {**r, "elapsed": [1.0]}, "elapsed"),
-])
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda r: "not json {", "not valid JSON"),
+        (lambda r: [1, 2], "JSON object"),
+        (lambda r: {**r, "format": "pgn"}, "not a Stones game record"),
+        (lambda r: {**r, "version": 9}, "version 9"),
+        (lambda r: {**r, "game": "go"}, "unknown game"),
+        (lambda r: {**r, "seed": "x"}, "seed"),
+        (lambda r: {**r, "moves": "c4"}, "list of move texts"),
+        (lambda r: {**r, "options": {"mode": "bag"}}, "must be one of"),
+        (lambda r: {**r, "moves": r["moves"][:3] + ["white@e5"] + r["moves"][4:]}, "record move 4"),
+        (lambda r: {**r, "moves": r["moves"][:1] + ["draw purple"]}, "record move 2"),
+        (lambda r: {**r, "elapsed": [1.0]}, "elapsed"),
+    ],
+)
 def test_corrupt_records_are_refused_clearly(mutate, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         load_record(mutate(_finished_record()))
@@ -156,11 +172,14 @@ def test_moves_after_the_end_are_refused() -> None:
     assert err.value.rule == "game over"
 
 
-@pytest.mark.parametrize("position,message", [
-    ([], "JSON object"),
-    ({"cells": {}}, "unknown game"),
-    ({"game": "chess", "cells": {}}, "unknown game"),
-])
+@pytest.mark.parametrize(
+    "position,message",
+    [
+        ([], "JSON object"),
+        ({"cells": {}}, "unknown game"),
+        ({"game": "chess", "cells": {}}, "unknown game"),
+    ],
+)
 def test_score_position_refuses_what_is_not_a_position(position, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         score_position(position)
@@ -173,15 +192,18 @@ def _position(game_id: str, cells: dict | None = None, **fields) -> dict:
     return {"game": game_id, "cells": {**board, **(cells or {})}, **fields}
 
 
-@pytest.mark.parametrize("game_id,fields,message", [
-    ("three-stones", {"options": 5}, "options must be an object"),
-    ("three-stones", {"options": [["mode", "pouch"]]}, "options must be an object"),
-    ("three-stones", {"last": {}}, "last must name an occupied pocket"),
-    ("three-stones", {"game": ["three-stones"]}, "position is for game"),
-    ("rings", {"to_move": {}}, "to_move must be one of the players"),
-    ("morris", {"to_move": ["white"]}, "to_move must be white or black"),
-    ("sage-stones", {"roll": {"dice": 3}}, "roll must look like"),
-])
+@pytest.mark.parametrize(
+    "game_id,fields,message",
+    [
+        ("three-stones", {"options": 5}, "options must be an object"),
+        ("three-stones", {"options": [["mode", "pouch"]]}, "options must be an object"),
+        ("three-stones", {"last": {}}, "last must name an occupied pocket"),
+        ("three-stones", {"game": ["three-stones"]}, "position is for game"),
+        ("rings", {"to_move": {}}, "to_move must be one of the players"),
+        ("morris", {"to_move": ["white"]}, "to_move must be white or black"),
+        ("sage-stones", {"roll": {"dice": 3}}, "roll must look like"),
+    ],
+)
 def test_malformed_positions_are_refused_with_a_position_error(game_id: str, fields: dict, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         get_game(game_id).from_position(_position(game_id, **fields))
@@ -223,15 +245,30 @@ UNREACHABLE = [
     ("morris", _position("morris", dict.fromkeys(get_game("morris").locations(), "white")), "nine pieces"),
     ("morris", _position("morris", {"a1": "white"}, in_hand={"white": 9, "black": 9}), "nine pieces"),
     ("three-stones", _position("three-stones", dict.fromkeys(TS.locations(), "black")), "stone set"),
-    ("three-stones", _position("three-stones", {"c3": "clear"}, pouch={"white": 30, "black": 30, "clear": 12}),
-     "stone set"),
+    (
+        "three-stones",
+        _position("three-stones", {"c3": "clear"}, pouch={"white": 30, "black": 30, "clear": 12}),
+        "stone set",
+    ),
     ("three-stones", _position("three-stones", in_hand={"white": {"white": 16}, "black": {}}), "hand"),
-    ("sage-stones", _position("sage-stones", dict.fromkeys(get_game("sage-stones").locations()[:63], "red")),
-     "stones per colour"),
-    ("sage-stones", _position("sage-stones", {"c3r1": "red", "c3r2": "blue"}, options={"stones_per_colour": 1}),
-     "last stone"),
-    ("rings", _position("rings", dict(zip(get_game("rings").locations(), ("black", "white", "red", "green", "blue",
-                                                                           "yellow", "orange")))), "players"),
+    (
+        "sage-stones",
+        _position("sage-stones", dict.fromkeys(get_game("sage-stones").locations()[:63], "red")),
+        "stones per colour",
+    ),
+    (
+        "sage-stones",
+        _position("sage-stones", {"c3r1": "red", "c3r2": "blue"}, options={"stones_per_colour": 1}),
+        "last stone",
+    ),
+    (
+        "rings",
+        _position(
+            "rings",
+            dict(zip(get_game("rings").locations(), ("black", "white", "red", "green", "blue", "yellow", "orange"))),
+        ),
+        "players",
+    ),
 ]
 
 
@@ -248,13 +285,16 @@ def test_a_position_no_game_reaches_is_refused_alike_by_score_and_play(game_id: 
     assert refusals[0][1] == rule and refusals.count(refusals[0]) == 3
 
 
-@pytest.mark.parametrize("game_id,fields,error", [
-    ("morris", {"options": {"flying": "maybe"}}, OptionError),
-    ("three-stones", {"options": {"mode": "bag"}}, OptionError),
-    ("morris", {"in_hand": {"white": -1, "black": 9}}, PositionError),
-    ("three-stones", {"in_hand": {"white": {"white": -1}, "black": {}}}, PositionError),
-    ("sage-stones", {"options": {"stones_per_colour": 0}}, OptionError),
-])
+@pytest.mark.parametrize(
+    "game_id,fields,error",
+    [
+        ("morris", {"options": {"flying": "maybe"}}, OptionError),
+        ("three-stones", {"options": {"mode": "bag"}}, OptionError),
+        ("morris", {"in_hand": {"white": -1, "black": 9}}, PositionError),
+        ("three-stones", {"in_hand": {"white": {"white": -1}, "black": {}}}, PositionError),
+        ("sage-stones", {"options": {"stones_per_colour": 0}}, OptionError),
+    ],
+)
 def test_bogus_options_and_counts_are_refused_alike_by_score_and_play(game_id: str, fields: dict, error) -> None:
     game = get_game(game_id)
     for read in (game.from_position, game.score_position):
@@ -263,18 +303,21 @@ def test_bogus_options_and_counts_are_refused_alike_by_score_and_play(game_id: s
 
 
 # ----- records: every field checked before anything is replayed -------------------------------------------
-@pytest.mark.parametrize("mutate,message", [
-    (lambda r: {**r, "elapsed": [{}] + [None] * (len(r["moves"]) - 1)}, "'elapsed' of move 1"),
-    (lambda r: {**r, "elapsed": [None, -1e308] + [None] * (len(r["moves"]) - 2)}, "'elapsed' of move 2"),
-    (lambda r: {**r, "elapsed": [None, "x"] + [None] * (len(r["moves"]) - 2)}, "'elapsed' of move 2"),
-    (lambda r: {**r, "game": ["three-stones"]}, "unknown game"),
-    (lambda r: {**r, "players": ["white", "red"]}, "not this game's players"),
-    (lambda r: {**r, "result": "white won"}, "'result' must be null or an outcome"),
-    (lambda r: {**r, "result": {**r["result"], "winners": ["purple"]}}, "'result' must be null or an outcome"),
-    (lambda r: {**r, "start": ["c3"]}, "'start' must be a position object"),
-    (lambda r: {**r, "start": {"game": "morris", "cells": {}}}, "position is for game 'morris'"),
-    (lambda r: "[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),
-])
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda r: {**r, "elapsed": [{}] + [None] * (len(r["moves"]) - 1)}, "'elapsed' of move 1"),
+        (lambda r: {**r, "elapsed": [None, -1e308] + [None] * (len(r["moves"]) - 2)}, "'elapsed' of move 2"),
+        (lambda r: {**r, "elapsed": [None, "x"] + [None] * (len(r["moves"]) - 2)}, "'elapsed' of move 2"),
+        (lambda r: {**r, "game": ["three-stones"]}, "unknown game"),
+        (lambda r: {**r, "players": ["white", "red"]}, "not this game's players"),
+        (lambda r: {**r, "result": "white won"}, "'result' must be null or an outcome"),
+        (lambda r: {**r, "result": {**r["result"], "winners": ["purple"]}}, "'result' must be null or an outcome"),
+        (lambda r: {**r, "start": ["c3"]}, "'start' must be a position object"),
+        (lambda r: {**r, "start": {"game": "morris", "cells": {}}}, "position is for game 'morris'"),
+        (lambda r: "[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),
+    ],
+)
 def test_every_field_of_a_record_is_checked(mutate, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         load_record(mutate(_finished_record()))

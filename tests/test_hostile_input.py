@@ -30,16 +30,49 @@ SAMPLE_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "triple-domino": [{}, {"players": 1}],
 }
 # Every position field any game reads, so a broken position may carry one it does not expect.
-FIELDS = ("game", "cells", "to_move", "options", "in_hand", "last", "pouch", "scores", "passes", "roll",
-          "finished", "since_removal", "phase", "layout", "hands", "pool", "turn", "round", "start_tile",
-          "solitaire_draws", "score_log", "result", "format", "version", "seed", "players", "start",
-          "moves", "elapsed")
+FIELDS = (
+    "game",
+    "cells",
+    "to_move",
+    "options",
+    "in_hand",
+    "last",
+    "pouch",
+    "scores",
+    "passes",
+    "roll",
+    "finished",
+    "since_removal",
+    "phase",
+    "layout",
+    "hands",
+    "pool",
+    "turn",
+    "round",
+    "start_tile",
+    "solitaire_draws",
+    "score_log",
+    "result",
+    "format",
+    "version",
+    "seed",
+    "players",
+    "start",
+    "moves",
+    "elapsed",
+)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12) | st.sampled_from(
-        ["white", "black", "red", "clear", "p1", "a1", "c5r3", "U0,0", "1-2-3", "pouch", "draw white", "time"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6),
-                                                                inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=12)
+    | st.sampled_from(
+        ["white", "black", "red", "clear", "p1", "a1", "c5r3", "U0,0", "1-2-3", "pouch", "draw white", "time"]
+    ),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6), inner, max_size=4),
     max_leaves=10,
 )
 # Per game: 3 kinds of input x this many examples keeps the whole file to a few seconds a game.
@@ -117,8 +150,9 @@ def test_a_broken_record_is_loaded_or_refused_with_a_stones_error(game_id: str, 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @FUZZ
 @given(data=st.data(), move=json_values | st.text(max_size=30), seconds=json_values)
-def test_any_move_and_time_is_played_or_refused_with_a_stones_error(game_id: str, data: st.DataObject,
-                                                                    move: Any, seconds: Any) -> None:
+def test_any_move_and_time_is_played_or_refused_with_a_stones_error(
+    game_id: str, data: st.DataObject, move: Any, seconds: Any
+) -> None:
     _, record_text, _ = data.draw(st.sampled_from(samples(game_id)), label="sample")
     state = load_record(record_text)
     before = state.snapshot()

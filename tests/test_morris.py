@@ -9,12 +9,25 @@ import pytest
 
 from engine import IllegalMoveError, OptionError, PositionError, load_record, perft, save_record, score_position
 from engine.games.morris import (
-    ADJACENT, GAME, INDEX_OF, MILLS, POINT_NAMES, Move, make_move, mills_through, points_of,
+    ADJACENT,
+    GAME,
+    INDEX_OF,
+    MILLS,
+    POINT_NAMES,
+    Move,
+    make_move,
+    mills_through,
+    points_of,
 )
 
 
-def position(white: str = "", black: str = "", to_move: str | None = "white",
-             hand: tuple[int, int] | None = (0, 0), **options: Any) -> dict[str, Any]:
+def position(
+    white: str = "",
+    black: str = "",
+    to_move: str | None = "white",
+    hand: tuple[int, int] | None = (0, 0),
+    **options: Any,
+) -> dict[str, Any]:
     """A position JSON: pieces as space-separated point names, pieces in hand (white, black)."""
     cells: dict[str, str | None] = {name: None for name in POINT_NAMES}
     for colour, names in (("white", white), ("black", black)):
@@ -28,8 +41,13 @@ def position(white: str = "", black: str = "", to_move: str | None = "white",
     return data
 
 
-def state(white: str = "", black: str = "", to_move: str | None = "white",
-          hand: tuple[int, int] | None = (0, 0), **options: Any):
+def state(
+    white: str = "",
+    black: str = "",
+    to_move: str | None = "white",
+    hand: tuple[int, int] | None = (0, 0),
+    **options: Any,
+):
     return GAME.from_position(position(white, black, to_move, hand, **options))
 
 
@@ -84,9 +102,9 @@ def test_moving_phase_steps_along_lines_only() -> None:
     st = state(white="d2 a4 g7", black="a1 b6 f4")
     assert st.phase("white") == "moving"
     assert rule_of(st, "c4") == "moving phase"
-    assert rule_of(st, "d2-d5") == "adjacent"        # across the centre: no line
-    assert rule_of(st, "d2-c3") == "adjacent"        # diagonal
-    assert rule_of(st, "a1-a4") == "own piece"       # a black piece
+    assert rule_of(st, "d2-d5") == "adjacent"  # across the centre: no line
+    assert rule_of(st, "d2-c3") == "adjacent"  # diagonal
+    assert rule_of(st, "a1-a4") == "own piece"  # a black piece
     assert rule_of(st, "a4-a1") == "occupied"
     assert "d2-d3" in legal(st) and "a4-b4" in legal(st)
     st.push("d2-d3")
@@ -108,8 +126,8 @@ def test_closing_a_mill_requires_a_removal() -> None:
 
 def test_removal_must_take_an_opponent_piece_and_needs_a_mill() -> None:
     st = state(white="a1 d1 b4", black="b2 c3", hand=(6, 7))
-    assert rule_of(st, "g1xb4") == "remove opponent"   # own piece
-    assert rule_of(st, "g1xe4") == "remove opponent"   # empty point
+    assert rule_of(st, "g1xb4") == "remove opponent"  # own piece
+    assert rule_of(st, "g1xe4") == "remove opponent"  # empty point
     assert rule_of(st, "e4xb2") == "no mill"
 
 
@@ -122,10 +140,10 @@ def test_a_mill_closed_against_an_empty_board_removes_nothing() -> None:
 
 def test_only_a_new_mill_counts_and_a_reformed_one_counts_again() -> None:
     st = state(white="a1 d1 g1 b4", black="b6 e4 f6 c5")
-    assert rule_of(st, "b4-c4xe4") == "no mill"       # the standing mill removes nothing more
-    st.push("d1-d2")                                  # open the mill
+    assert rule_of(st, "b4-c4xe4") == "no mill"  # the standing mill removes nothing more
+    st.push("d1-d2")  # open the mill
     st.push("e4-e3")
-    assert rule_of(st, "d2-d1") == "must remove"      # closing it again counts again
+    assert rule_of(st, "d2-d1") == "must remove"  # closing it again counts again
     st.push("d2-d1xb6")
     assert st.occupant("b6") is None
 
@@ -171,7 +189,7 @@ def test_flying_on_three_pieces_jump_anywhere() -> None:
     empty = 24 - 7
     assert len(list(st.legal_moves())) == 3 * empty
     st.push("a1-e5")
-    assert rule_of(st, "b6-a1") == "adjacent"         # black has four: still steps
+    assert rule_of(st, "b6-a1") == "adjacent"  # black has four: still steps
 
 
 def test_flying_needs_exactly_three_and_an_empty_hand() -> None:
@@ -191,9 +209,9 @@ def test_a_flying_move_can_close_a_mill() -> None:
 # ----- the end ---------------------------------------------------------------------------------------
 def test_down_to_two_pieces_loses() -> None:
     st = state(white="a1 d1 b4", black="b6 e4 f6", hand=(0, 0))
-    st.push("b4-b2")   # no mill
+    st.push("b4-b2")  # no mill
     st.push("e4-e3")
-    st.push("b2-d2")   # no mill: d1 d2 d3 needs d3
+    st.push("b2-d2")  # no mill: d1 d2 d3 needs d3
     assert not st.is_over()
     st2 = state(white="a1 d1 g4", black="b6 e4 f6")
     st2.push("g4-g1xe4")
@@ -238,7 +256,7 @@ def test_threefold_repetition_is_a_draw() -> None:
     st = state(white="a1 b4 f6", black="g1 a7 e3")
     for move in SHUFFLE:
         st.push(move)
-    assert not st.is_over()                           # the start position stands a second time
+    assert not st.is_over()  # the start position stands a second time
     for move in SHUFFLE:
         st.push(move)
     outcome = st.outcome()
@@ -288,7 +306,7 @@ def test_no_removal_draw_resets_on_removal_and_can_be_off() -> None:
 
 def test_no_removal_count_waits_for_both_hands_to_empty() -> None:
     st = state(white="a1 b4 f6", black="g1 a7", hand=(0, 1), no_removal_draw=1)
-    st.push("a1-d1")                                   # black still places: not counted
+    st.push("a1-d1")  # black still places: not counted
     st.push("e3")
     assert st.to_position()["since_removal"] == 0
     st.push("d1-a1")
@@ -304,9 +322,11 @@ def test_notation_forms_and_round_trip() -> None:
     assert str(make_move(INDEX_OF["d2"], INDEX_OF["d3"], INDEX_OF["a1"])) == "d2-d3xa1"
     st = GAME.new_state()
     assert st.parse_move(" D2-D3 x A1 ") == Move(INDEX_OF["d2"], INDEX_OF["d3"], INDEX_OF["a1"])
-    for st in (state(white="a1 d1", black="b2 c3", hand=(7, 7)),
-               state(white="a1 d1 c5", black="b6 e4 f6 c4", flying=True),
-               state(white="a1 d1 g4", black="b6 e4 f6 c5")):
+    for st in (
+        state(white="a1 d1", black="b2 c3", hand=(7, 7)),
+        state(white="a1 d1 c5", black="b6 e4 f6 c4", flying=True),
+        state(white="a1 d1 g4", black="b6 e4 f6 c5"),
+    ):
         for move in st.legal_moves():
             assert st.parse_move(str(move)) == move
 
@@ -352,19 +372,22 @@ def test_missing_fields_are_assumed_and_said() -> None:
     assert any("since_removal" in note for note in moving.assumed)
 
 
-@pytest.mark.parametrize("broken", [
-    {"game": "three-stones"},
-    {"cells": {"a1": "white"}},
-    {"cells": {**position()["cells"], "a1": "red"}},
-    {"cells": {**position()["cells"], "b1": None}},
-    {"in_hand": {"white": 10, "black": 0}},
-    {"in_hand": {"white": -1, "black": 0}},
-    {"in_hand": {"white": True, "black": 0}},
-    {"in_hand": [3, 3]},
-    {"in_hand": {"red": 3}},
-    {"to_move": "red"},
-    {"since_removal": -4},
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"game": "three-stones"},
+        {"cells": {"a1": "white"}},
+        {"cells": {**position()["cells"], "a1": "red"}},
+        {"cells": {**position()["cells"], "b1": None}},
+        {"in_hand": {"white": 10, "black": 0}},
+        {"in_hand": {"white": -1, "black": 0}},
+        {"in_hand": {"white": True, "black": 0}},
+        {"in_hand": [3, 3]},
+        {"in_hand": {"red": 3}},
+        {"to_move": "red"},
+        {"since_removal": -4},
+    ],
+)
 def test_bad_positions_are_refused(broken: dict[str, Any]) -> None:
     data = {**position(white="a1 d2 g7", black="b6 f4 e5", hand=(3, 3)), **broken}
     with pytest.raises(PositionError):
@@ -385,14 +408,21 @@ def test_score_position_counts_pieces_and_lists_mills() -> None:
     assert report["game"] == "morris"
     assert report["scores"] == {"white": 6, "black": 4}
     assert {(i["side"], tuple(i["cells"])) for i in report["items"]} == {
-        ("white", ("a1", "d1", "g1")), ("white", ("a1", "a4", "a7")), ("black", ("b2", "d2", "f2"))}
+        ("white", ("a1", "d1", "g1")),
+        ("white", ("a1", "a4", "a7")),
+        ("black", ("b2", "d2", "f2")),
+    }
     assert GAME.from_position(position(white="a1 d1 g1", black="b2")).recount_scores() == {"white": 3, "black": 1}
 
 
 # ----- options, helpers, rendering ------------------------------------------------------------------------------
 def test_options_are_validated() -> None:
-    assert GAME.options({}).to_dict() == {"mill_protection": False, "flying": False,
-                                          "repetition_draw": True, "no_removal_draw": 50}
+    assert GAME.options({}).to_dict() == {
+        "mill_protection": False,
+        "flying": False,
+        "repetition_draw": True,
+        "no_removal_draw": 50,
+    }
     for bad in ({"no_removal_draw": -1}, {"flying": "yes"}, {"mill_protection": 1}, {"dice": 2}):
         with pytest.raises(OptionError):
             GAME.options(bad)

@@ -22,13 +22,17 @@ from engine.core import TIME_FORFEIT
 VARIANTS: dict[str, list[dict]] = {
     "three-stones": [{}, {"mode": "pure-skill"}, {"first_player": "black", "handicap_black": 3}],
     "morris": [{}, {"flying": True, "mill_protection": True}, {"repetition_draw": False, "no_removal_draw": 0}],
-    "sage-stones": [{}, {"players": 3, "play_for_places": True},
-                    {"players": 2, "two_colours": False, "wrap_diagonals": False}],
+    "sage-stones": [
+        {},
+        {"players": 3, "play_for_places": True},
+        {"players": 2, "two_colours": False, "wrap_diagonals": False},
+    ],
     "rings": [{}, {"players": 3, "random_first": True}, {"players": 4}],
     "triple-domino": [{}, {"players": 1}, {"players": 3}],
 }
 # Plies per example: enough to reach mid-game (or the end) while keeping the suite fast.
 PLIES = {"three-stones": 150, "morris": 160, "sage-stones": 200, "rings": 45, "triple-domino": 90}
+
 
 def _three_stones_conserved(state) -> bool:
     on_board = sum(1 for colour in state.board if colour)
@@ -37,6 +41,7 @@ def _three_stones_conserved(state) -> bool:
 
 def _morris_conserved(state) -> bool:
     from engine.games.morris import Move
+
     taken = {"white": 0, "black": 0}
     for index, move in enumerate(state.history):
         if isinstance(move, Move) and move.take is not None:
@@ -51,6 +56,7 @@ def _sage_conserved(state) -> bool:
 
 def _rings_conserved(state) -> bool:
     from engine.games.rings import Turn
+
     placed = sum(1 for turn in state.history if isinstance(turn, Turn) and turn.point is not None)
     return sum(1 for owner in state.board if owner >= 0) == placed
 
@@ -61,15 +67,21 @@ def _domino_conserved(state) -> bool:
 
 # Stones (or tiles) are neither made nor lost: board + supply (+ captured) is constant.
 CONSERVED = {
-    "three-stones": _three_stones_conserved, "morris": _morris_conserved, "sage-stones": _sage_conserved,
-    "rings": _rings_conserved, "triple-domino": _domino_conserved,
+    "three-stones": _three_stones_conserved,
+    "morris": _morris_conserved,
+    "sage-stones": _sage_conserved,
+    "rings": _rings_conserved,
+    "triple-domino": _domino_conserved,
 }
 
 RANDOM_GAMES = 100  # per game in every run of the suite; a profile may ask for more (see conftest.py)
 # No explain phase: it traces every line and makes a failure take minutes to report.
-SETTINGS = settings(max_examples=max(RANDOM_GAMES, settings.default.max_examples), deadline=None,
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=max(RANDOM_GAMES, settings.default.max_examples),
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 GAME_SEEDS = st.integers(0, 2**31)
@@ -170,7 +182,9 @@ def test_a_rewound_copy_never_disturbs_the_original(game_id: str, seed: int) -> 
         for _ in range(PLIES[game_id] * 2):
             if state.is_over():
                 break
-            state.push_unchecked(state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves())))
+            state.push_unchecked(
+                state.sample_chance() if state.is_chance_node() else rng.choice(list(state.legal_moves()))
+            )
             snapshots.append(state.snapshot())
         for back in (state.ply, state.ply // 2, 1):
             branch = state.copy()
@@ -179,7 +193,9 @@ def test_a_rewound_copy_never_disturbs_the_original(game_id: str, seed: int) -> 
             for _ in range(12):
                 if branch.is_over():
                     break
-                branch.push_unchecked(branch.sample_chance() if branch.is_chance_node() else rng.choice(list(branch.legal_moves())))
+                branch.push_unchecked(
+                    branch.sample_chance() if branch.is_chance_node() else rng.choice(list(branch.legal_moves()))
+                )
         for ply in range(state.ply, -1, -1):
             assert state.snapshot() == snapshots[ply], f"{game_id} {variant}: undo to ply {ply} disturbed by a copy"
             if ply:
@@ -189,13 +205,19 @@ def test_a_rewound_copy_never_disturbs_the_original(game_id: str, seed: int) -> 
 # Why each game may end (besides a fallen flag, which any game with a clock allows).
 TERMINATIONS: dict[str, set[Termination]] = {
     "three-stones": {Termination.BOARD_FILLED},
-    "morris": {Termination.DOWN_TO_TWO, Termination.BLOCKED, Termination.THREEFOLD_REPETITION,
-               Termination.NO_REMOVAL_LIMIT},
+    "morris": {
+        Termination.DOWN_TO_TWO,
+        Termination.BLOCKED,
+        Termination.THREEFOLD_REPETITION,
+        Termination.NO_REMOVAL_LIMIT,
+    },
     "sage-stones": {Termination.LAST_STONE_PLACED},
     "rings": {Termination.ALL_PASSED},
     "triple-domino": {Termination.TARGET_SCORE, Termination.SOLITAIRE_OVER},
 }
-PLY_CAP = 3000  # a random game still going after this many plies loses on time (a morris without draw rules may not end)
+PLY_CAP = (
+    3000  # a random game still going after this many plies loses on time (a morris without draw rules may not end)
+)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

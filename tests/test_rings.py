@@ -9,8 +9,19 @@ import pytest
 
 from engine import IllegalMoveError, OptionError, PositionError, get_game, load_record, perft, save_record
 from engine.games.rings import (
-    CIRCLE_INDEX, CIRCLE_NAMES, CIRCLE_NEIGHBOURS, CIRCLE_POINTS, CIRCLE_XY, FULL_CIRCLES, POINT_CIRCLES,
-    POINT_FULL, POINT_INDEX, POINT_NAMES, POINT_XY, Lead, Turn,
+    CIRCLE_INDEX,
+    CIRCLE_NAMES,
+    CIRCLE_NEIGHBOURS,
+    CIRCLE_POINTS,
+    CIRCLE_XY,
+    FULL_CIRCLES,
+    POINT_CIRCLES,
+    POINT_FULL,
+    POINT_INDEX,
+    POINT_NAMES,
+    POINT_XY,
+    Lead,
+    Turn,
 )
 
 GAME = get_game("rings")
@@ -73,7 +84,8 @@ def test_points_are_the_triangles_between_three_circle_centres() -> None:
 
 def test_neighbouring_circles_are_the_six_lattice_neighbours_on_the_board() -> None:
     assert sorted(CIRCLE_NAMES[c] for c in CIRCLE_NEIGHBOURS[circle("0,0")]) == sorted(
-        ["1,0", "1,-1", "0,-1", "-1,0", "-1,1", "0,1"])
+        ["1,0", "1,-1", "0,-1", "-1,0", "-1,1", "0,1"]
+    )
     assert len(CIRCLE_NEIGHBOURS[circle("5,0")]) == 3  # a corner circle
     assert len(CIRCLE_NEIGHBOURS[circle("5,-2")]) == 4  # an edge circle
 
@@ -145,9 +157,14 @@ def test_the_ring_on_a_circle_itself_counts_as_its_six_stones_only() -> None:
 def chain_position() -> dict[str, str]:
     """Black holds 0,0 (with white D0,-1); 1,0 tips to black only once D0,-1 is converted."""
     return {
-        "D0,-1": "white", "U0,0": "black",  # the two points 0,0 and 1,0 share
-        "U0,-1": "black", "D-1,-1": "black", "U-1,0": "black",  # rest of 0,0 (D-1,0 empty)
-        "U1,-1": "white", "D1,-1": "black", "U1,0": "black",  # rest of 1,0 (D0,0 empty)
+        "D0,-1": "white",
+        "U0,0": "black",  # the two points 0,0 and 1,0 share
+        "U0,-1": "black",
+        "D-1,-1": "black",
+        "U-1,0": "black",  # rest of 0,0 (D-1,0 empty)
+        "U1,-1": "white",
+        "D1,-1": "black",
+        "U1,0": "black",  # rest of 1,0 (D0,0 empty)
     }
 
 
@@ -347,7 +364,7 @@ def test_random_first_draws_the_first_player_from_the_seed() -> None:
         assert drawn == GAME.new_state(options, seed=seed).sample_chance(), "the same seed draws the same player"
         state.push(str(drawn))
         firsts.add(state.current_player)
-        order = state.players[state.players.index(drawn.colour):] + state.players[:state.players.index(drawn.colour)]
+        order = state.players[state.players.index(drawn.colour) :] + state.players[: state.players.index(drawn.colour)]
         for expected in order:  # then round in the listed order
             assert state.current_player == expected
             state.push("pass")
@@ -370,10 +387,17 @@ def test_random_first_is_an_option_and_replays_from_records_and_positions() -> N
     assert not GAME.from_position(state.to_position()).is_chance_node()
 
 
-@pytest.mark.parametrize("options", [
-    {"players": 7}, {"players": 1}, {"colours": "red,red"}, {"players": 3, "colours": "red,blue"},
-    {"colours": "pink,red"}, {"seats": 2},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 7},
+        {"players": 1},
+        {"colours": "red,red"},
+        {"players": 3, "colours": "red,blue"},
+        {"colours": "pink,red"},
+        {"seats": 2},
+    ],
+)
 def test_bad_options_are_refused(options: dict) -> None:
     with pytest.raises(OptionError):
         GAME.new_state(options)
@@ -529,19 +553,22 @@ def test_score_position_lists_the_held_circles() -> None:
     assert {"side": "red", "circle": "3,0", "cells": points("3,0")} in report["items"]
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda p: p["cells"].pop("U0,0"), "lacks"),
-    (lambda p: p["cells"].update({"U9,9": None}), "does not have"),
-    (lambda p: p["cells"].update({"U0,0": "pink"}), "pink"),
-    (lambda p: p.update(to_move="red", options={"players": 2}), "to_move"),
-    (lambda p: p.update(to_move="pink"), "to_move"),
-    (lambda p: p.update(passes=-1), "passes"),
-    (lambda p: p.update(passes=3), "passes"),
-    (lambda p: p.update(passes="1"), "passes"),
-    (lambda p: p.update(options={"players": 2}) or p["cells"].update({"U0,0": "red"}), "red stones"),
-    (lambda p: p.update(options={"players": 9}), "players"),
-    (lambda p: p.update(game="morris"), "not 'rings'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda p: p["cells"].pop("U0,0"), "lacks"),
+        (lambda p: p["cells"].update({"U9,9": None}), "does not have"),
+        (lambda p: p["cells"].update({"U0,0": "pink"}), "pink"),
+        (lambda p: p.update(to_move="red", options={"players": 2}), "to_move"),
+        (lambda p: p.update(to_move="pink"), "to_move"),
+        (lambda p: p.update(passes=-1), "passes"),
+        (lambda p: p.update(passes=3), "passes"),
+        (lambda p: p.update(passes="1"), "passes"),
+        (lambda p: p.update(options={"players": 2}) or p["cells"].update({"U0,0": "red"}), "red stones"),
+        (lambda p: p.update(options={"players": 9}), "players"),
+        (lambda p: p.update(game="morris"), "not 'rings'"),
+    ],
+)
 def test_bad_positions_are_refused(change, message: str) -> None:
     data = position({"D0,0": "black"}, to_move="white")
     change(data)

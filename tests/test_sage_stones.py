@@ -8,7 +8,14 @@ import random
 import pytest
 
 from engine import (
-    CHANCE, IllegalMoveError, OptionError, PositionError, UnreachablePositionError, load_record, perft, save_record,
+    CHANCE,
+    IllegalMoveError,
+    OptionError,
+    PositionError,
+    UnreachablePositionError,
+    load_record,
+    perft,
+    save_record,
 )
 from engine.games.sage_stones import GAME, NAMES, Pass, Place, Roll, Wipe
 
@@ -68,12 +75,22 @@ def test_colours_option_names_the_seats() -> None:
     assert state.owner("clear") == "p1"
 
 
-@pytest.mark.parametrize("options", [
-    {"players": 1}, {"players": 7}, {"stones_per_colour": 0}, {"stones_per_colour": 64},
-    {"colours": "red,blue"}, {"colours": "red,blue,green,pink"}, {"colours": "red,blue,red,green"},
-    {"players": 3, "colours": "red,blue,green,yellow"}, {"after_wipe": "whoever"}, {"wrap_diagonals": "yes"},
-    {"seats": 4},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 1},
+        {"players": 7},
+        {"stones_per_colour": 0},
+        {"stones_per_colour": 64},
+        {"colours": "red,blue"},
+        {"colours": "red,blue,green,pink"},
+        {"colours": "red,blue,red,green"},
+        {"players": 3, "colours": "red,blue,green,yellow"},
+        {"after_wipe": "whoever"},
+        {"wrap_diagonals": "yes"},
+        {"seats": 4},
+    ],
+)
 def test_options_are_validated(options: dict) -> None:
     with pytest.raises(OptionError):
         GAME.new_state(options)
@@ -352,8 +369,12 @@ def test_a_finished_players_turns_are_skipped_even_after_a_triple_and_a_wipe() -
 
 
 def test_a_finished_player_whose_stones_are_taken_stays_finished() -> None:
-    state = load({"c4r5": "red", "c3r5": "blue", "c9r9": "green"}, to_move="blue", finished=["red"],
-                 options={**FAMILY, "stones_per_colour": 2})
+    state = load(
+        {"c4r5": "red", "c3r5": "blue", "c9r9": "green"},
+        to_move="blue",
+        finished=["red"],
+        options={**FAMILY, "stones_per_colour": 2},
+    )
     place(state, "1-1-3", "c5r5")  # blue sandwiches red's stone: red keeps its first place
     assert state.in_hand()["red"] == 2 and state.is_over()
     assert state.outcome().places == ("p1", "p2", "p3")
@@ -372,14 +393,23 @@ def test_places_survive_records_and_positions() -> None:
     assert GAME.from_position(position).outcome().places == state.outcome().places
 
 
-@pytest.mark.parametrize("stones,extra,rule", [
-    ({"c3r1": "red", "c3r2": "blue"}, {"options": {"stones_per_colour": 1, "players": 3}}, "last stone"),
-    ({"c3r1": "red"}, {"finished": ["red"], "options": {"players": 3}}, "last stone"),
-    ({"c3r1": "red"}, {"finished": ["red"], "to_move": "red", "options": {**FAMILY, "stones_per_colour": 1}},
-     "finished"),
-    ({"c3r1": "red", "c3r2": "blue"}, {"finished": ["blue"], "options": {**FAMILY, "stones_per_colour": 1}},
-     "last stone"),
-])
+@pytest.mark.parametrize(
+    "stones,extra,rule",
+    [
+        ({"c3r1": "red", "c3r2": "blue"}, {"options": {"stones_per_colour": 1, "players": 3}}, "last stone"),
+        ({"c3r1": "red"}, {"finished": ["red"], "options": {"players": 3}}, "last stone"),
+        (
+            {"c3r1": "red"},
+            {"finished": ["red"], "to_move": "red", "options": {**FAMILY, "stones_per_colour": 1}},
+            "finished",
+        ),
+        (
+            {"c3r1": "red", "c3r2": "blue"},
+            {"finished": ["blue"], "options": {**FAMILY, "stones_per_colour": 1}},
+            "last stone",
+        ),
+    ],
+)
 def test_finishes_no_game_reaches_are_refused(stones: dict, extra: dict, rule: str) -> None:
     with pytest.raises(UnreachablePositionError) as err:
         GAME.from_position(position(stones, **extra))
@@ -396,7 +426,9 @@ def test_notation_round_trips() -> None:
     assert state.parse_move(" C5R3 ") == Place(NAMES.index("c5r3"))
 
 
-@pytest.mark.parametrize("text", ["c2r1", "c10r1", "c5r0", "c5r10", "roll 1-2", "roll 1-4-1", "roll", "xyz", "c5 r3", ""])
+@pytest.mark.parametrize(
+    "text", ["c2r1", "c10r1", "c5r0", "c5r10", "roll 1-2", "roll 1-4-1", "roll", "xyz", "c5 r3", ""]
+)
 def test_malformed_notation_is_refused(text: str) -> None:
     with pytest.raises(IllegalMoveError) as caught:
         GAME.new_state().parse_move(text)
@@ -455,25 +487,37 @@ def test_given_scores_that_differ_are_recounted() -> None:
     assert any("scores" in a for a in state.assumed)
 
 
-@pytest.mark.parametrize("bad", [
-    {"game": "morris", "cells": {}},
-    {"game": "sage-stones"},
-    {"game": "sage-stones", "cells": {"c5r5": None}},
-    position({"c2r5": "red"}),
-    position({"c5r5": "pink"}),
-    position({f"c3r{r}": "red" for r in range(1, 10)} | {"c4r1": "red", "c4r2": "red"}),
-    position(to_move="pink"),
-    position(to_move="purple", options={"colours": "red,blue,green,yellow"}),
-    position({"c5r5": "red"}, in_hand={"red": 10, "blue": 10, "green": 10, "yellow": 10}),
-    position(roll="1-2"),
-    position(roll="4-1-1"),
-    position(roll=7),
-    position({"c3r1": "blue", "c4r1": "red"}, options={"stones_per_colour": 1}),
-    position({"c3r1": "black", "c3r2": "white", "c3r3": "clear", "c3r4": "red", "c3r5": "blue",
-              "c3r6": "green", "c3r7": "yellow"}),
-    position({"c3r1": "red", "c3r2": "blue", "c3r3": "green"}, options={"players": 2, "two_colours": False}),
-    position({"c3r1": "black"}, options={"colours": "red,blue,green,yellow"}),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"game": "morris", "cells": {}},
+        {"game": "sage-stones"},
+        {"game": "sage-stones", "cells": {"c5r5": None}},
+        position({"c2r5": "red"}),
+        position({"c5r5": "pink"}),
+        position({f"c3r{r}": "red" for r in range(1, 10)} | {"c4r1": "red", "c4r2": "red"}),
+        position(to_move="pink"),
+        position(to_move="purple", options={"colours": "red,blue,green,yellow"}),
+        position({"c5r5": "red"}, in_hand={"red": 10, "blue": 10, "green": 10, "yellow": 10}),
+        position(roll="1-2"),
+        position(roll="4-1-1"),
+        position(roll=7),
+        position({"c3r1": "blue", "c4r1": "red"}, options={"stones_per_colour": 1}),
+        position(
+            {
+                "c3r1": "black",
+                "c3r2": "white",
+                "c3r3": "clear",
+                "c3r4": "red",
+                "c3r5": "blue",
+                "c3r6": "green",
+                "c3r7": "yellow",
+            }
+        ),
+        position({"c3r1": "red", "c3r2": "blue", "c3r3": "green"}, options={"players": 2, "two_colours": False}),
+        position({"c3r1": "black"}, options={"colours": "red,blue,green,yellow"}),
+    ],
+)
 def test_bad_positions_are_refused(bad: dict) -> None:
     with pytest.raises(PositionError):
         GAME.from_position(bad)

@@ -8,7 +8,6 @@ import re
 import ipaddress
 import json
 import socket
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +23,14 @@ from server.serve import announce  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def request(app: Any, path: str = "/", method: str = "GET", host: str | None = "127.0.0.1:8000",
-            headers: dict[str, str] | None = None, body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+def request(
+    app: Any,
+    path: str = "/",
+    method: str = "GET",
+    host: str | None = "127.0.0.1:8000",
+    headers: dict[str, str] | None = None,
+    body: bytes = b"",
+) -> tuple[int, dict[str, str], bytes]:
     """One request straight into the ASGI app: (status, headers, body)."""
     raw = [(b"host", host.encode())] if host is not None else []
     raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
@@ -42,9 +47,19 @@ def request(app: Any, path: str = "/", method: str = "GET", host: str | None = "
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(), "query_string": b"",
-                 "headers": raw, "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 8000),
-                 "client": ("127.0.0.1", 40000), "root_path": ""}
+        scope = {
+            "type": "http",
+            "method": method,
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": raw,
+            "http_version": "1.1",
+            "scheme": "http",
+            "server": ("127.0.0.1", 8000),
+            "client": ("127.0.0.1", 40000),
+            "root_path": "",
+        }
         await app(scope, receive, send)
         return sent
 
@@ -64,10 +79,17 @@ def dist(tmp_path: Path) -> Path:
 
 
 # ----- hosts and origins -------------------------------------------------------------------------
-@pytest.mark.parametrize("header, name", [
-    ("127.0.0.1:8000", "127.0.0.1"), ("LocalHost:8000", "localhost"), ("localhost", "localhost"),
-    ("[::1]:8000", "::1"), ("192.168.1.20:8000", "192.168.1.20"), ("evil.example", "evil.example"),
-])
+@pytest.mark.parametrize(
+    "header, name",
+    [
+        ("127.0.0.1:8000", "127.0.0.1"),
+        ("LocalHost:8000", "localhost"),
+        ("localhost", "localhost"),
+        ("[::1]:8000", "::1"),
+        ("192.168.1.20:8000", "192.168.1.20"),
+        ("evil.example", "evil.example"),
+    ],
+)
 def test_host_name_drops_the_port(header: str, name: str) -> None:
     assert host_name(header) == name
 
@@ -101,9 +123,11 @@ def test_a_cross_origin_call_is_refused_before_the_route_runs(dist: Path, origin
     async def read(request: Any) -> Any:
         called.append(await request.body())
         from starlette.responses import JSONResponse
+
         return JSONResponse({})
 
     from starlette.routing import Route
+
     app = create_app(dist, api_routes=[Route("/api/read", read, methods=["POST"])])
     status, _, body = request(app, "/api/read", "POST", headers={"Origin": origin}, body=b"photo")
     assert status == 403 and json.loads(body)["code"] == "cross_origin" and not called
@@ -151,19 +175,31 @@ def test_hashed_files_are_cached_for_good_and_others_revalidated(dist: Path) -> 
     assert request(app, "/api/health")[1]["cache-control"] == "no-store"
 
 
-@pytest.mark.parametrize("name, hashed", [
-    ("core-C9KDLldu.js", True), ("codemirror_lang-python-r-dBg-Wd.js", True), ("xterm_addon-fit-43qXDVCl.js", True),
-    ("core.js", False), ("service-worker.js", False), ("ai-worker.js", False), ("xterm-readline.js", False),
-    ("pyodide.asm.wasm", False), ("engine.zip", False), ("index.html", False),
-])
+@pytest.mark.parametrize(
+    "name, hashed",
+    [
+        ("core-C9KDLldu.js", True),
+        ("codemirror_lang-python-r-dBg-Wd.js", True),
+        ("xterm_addon-fit-43qXDVCl.js", True),
+        ("core.js", False),
+        ("service-worker.js", False),
+        ("ai-worker.js", False),
+        ("xterm-readline.js", False),
+        ("pyodide.asm.wasm", False),
+        ("engine.zip", False),
+        ("index.html", False),
+    ],
+)
 def test_a_content_hash_is_told_from_a_word(name: str, hashed: bool) -> None:
     from server.app import cache_control
+
     assert (cache_control(Path(name)) == CACHE_HASHED) is hashed
 
 
 # ----- refusals ----------------------------------------------------------------------------------
 def test_the_reader_says_nothing_of_http_and_the_server_maps_its_codes() -> None:
     from vision.errors import VisionError
+
     error = VisionError("image too large", "too_many_pixels")
     assert not hasattr(error, "status")
     assert refusal(str(error), error.code).status_code == 413

@@ -70,8 +70,11 @@ def test_uct_never_reads_the_seeded_chance(game_id: str) -> None:
 
 def test_uct_searches_deals_of_the_hidden_tiles_not_the_real_ones() -> None:
     """In triple-domino the player gets the view (own hand, public layout) and deals the rest itself."""
-    state = next(s for s in (position("triple-domino", 5, plies) for plies in range(4, 40))
-                 if len(list(view_of(s).legal_moves())) > 1)
+    state = next(
+        s
+        for s in (position("triple-domino", 5, plies) for plies in range(4, 40))
+        if len(list(view_of(s).legal_moves())) > 1
+    )
     view = view_of(state)
     dealt = []
     original = view.determinize
@@ -108,10 +111,12 @@ def test_the_morris_peer_closes_the_mill_that_wins() -> None:
     """Black is down to three pieces: white's step d7-a7 closes a mill, takes one and wins."""
     game = get_game("morris")
     cells = {name: None for name in game.locations()}
-    cells.update({"a1": "white", "a4": "white", "d7": "white", "d1": "white",
-                  "g1": "black", "g4": "black", "f6": "black"})
-    state = game.from_position({"game": "morris", "cells": cells, "to_move": "white",
-                                "in_hand": {"white": 0, "black": 0}})
+    cells.update(
+        {"a1": "white", "a4": "white", "d7": "white", "d1": "white", "g1": "black", "g4": "black", "f6": "black"}
+    )
+    state = game.from_position(
+        {"game": "morris", "cells": cells, "to_move": "white", "in_hand": {"white": 0, "black": 0}}
+    )
     move = MorrisPeer(seed=0).choose(view_of(state), Budget.of_nodes(3000))
     state.push(move)
     assert str(move).startswith("d7-a7x") and state.outcome().winner == "white"

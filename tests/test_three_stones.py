@@ -41,11 +41,14 @@ def test_three_clears_score_nothing() -> None:
 
 
 def test_a_clear_completes_triples_for_both_sides() -> None:
-    state = GAME.from_position(position(
-        {"c4": "white", "d4": "white", "e3": "black", "e2": "black"},
-        to_move="white", last="d4",
-        in_hand={"white": {"white": 13, "black": 13, "clear": 6}, "black": {"white": 15, "black": 15, "clear": 6}},
-    ))
+    state = GAME.from_position(
+        position(
+            {"c4": "white", "d4": "white", "e3": "black", "e2": "black"},
+            to_move="white",
+            last="d4",
+            in_hand={"white": {"white": 13, "black": 13, "clear": 6}, "black": {"white": 15, "black": 15, "clear": 6}},
+        )
+    )
     assert state.scores() == {"white": 0, "black": 0}
     state.push("clear@e4")
     assert state.scores() == {"white": 1, "black": 1}
@@ -70,8 +73,11 @@ def test_no_triple_runs_through_a_missing_corner() -> None:
 
 def test_each_triple_scores_once_when_completed() -> None:
     hands = {"white": {"white": 12, "black": 15, "clear": 6}, "black": {"white": 15, "black": 14, "clear": 6}}
-    state = GAME.from_position(position({"b2": "white", "c2": "white", "d2": "white", "h2": "black"},
-                                        to_move="white", last="h2", in_hand=hands))
+    state = GAME.from_position(
+        position(
+            {"b2": "white", "c2": "white", "d2": "white", "h2": "black"}, to_move="white", last="h2", in_hand=hands
+        )
+    )
     assert state.scores() == {"white": 1, "black": 0}
     state.push("white@e2")  # b2..e2 is now a line of four: only the new triple c2-d2-e2 scores
     assert state.scores() == {"white": 2, "black": 0}
@@ -98,14 +104,20 @@ def test_ring_rule_limits_to_row_or_column_across_the_centre() -> None:
 
 def _name(pocket: int) -> str:
     from engine.games.three_stones import ALL_NAMES
+
     return ALL_NAMES[pocket]
 
 
 def test_ring_rule_falls_back_to_anywhere_when_row_and_column_are_full() -> None:
     stones = {f"{c}3": "black" for c in "abcdefghi"} | {f"e{r}": "white" for r in (1, 2, 4, 6, 7, 8, 9)}
-    state = GAME.from_position(position(stones, last="e3", to_move="white",
-                                        in_hand={"white": {"white": 8, "black": 6, "clear": 6},
-                                                 "black": {"white": 15, "black": 15, "clear": 6}}))
+    state = GAME.from_position(
+        position(
+            stones,
+            last="e3",
+            to_move="white",
+            in_hand={"white": {"white": 8, "black": 6, "clear": 6}, "black": {"white": 15, "black": 15, "clear": 6}},
+        )
+    )
     pockets = {_name(m.pocket) for m in state.legal_moves()}
     assert len(pockets) == 76 - len(stones)
 
@@ -127,6 +139,7 @@ def test_pouch_mode_draws_and_must_play_what_is_drawn() -> None:
 
 def _index(name: str) -> int:
     from engine.games.three_stones import INDEX_OF
+
     return INDEX_OF[name]
 
 
@@ -217,6 +230,7 @@ def test_with_the_pouch_the_draw_is_on_the_drawers_clock_and_their_flag_falls() 
 
 def test_clock_needs_both_sides() -> None:
     from engine import OptionError
+
     with pytest.raises(OptionError):
         GAME.new_state({"clock_white_minutes": 30})
 
@@ -227,10 +241,17 @@ def test_time_move_without_a_clock_is_refused() -> None:
     assert err.value.rule == "clock"
 
 
-@pytest.mark.parametrize("text,rule", [
-    ("white@e5", "board"), ("white@a1", "board"), ("purple@c3", "notation"),
-    ("white@z9", "notation"), ("c3 c4", "notation"), ("", "notation"),
-])
+@pytest.mark.parametrize(
+    "text,rule",
+    [
+        ("white@e5", "board"),
+        ("white@a1", "board"),
+        ("purple@c3", "notation"),
+        ("white@z9", "notation"),
+        ("c3 c4", "notation"),
+        ("", "notation"),
+    ],
+)
 def test_malformed_and_off_board_moves_name_the_rule(text: str, rule: str) -> None:
     state = GAME.new_state({"mode": "pure-skill"})
     with pytest.raises(IllegalMoveError) as err:
@@ -255,13 +276,16 @@ def test_position_round_trip_and_assumptions() -> None:
     assert GAME.from_position(state.to_position()).to_position() == state.to_position()
 
 
-@pytest.mark.parametrize("bad", [
-    {"game": "morris", "cells": {}},
-    {"game": "three-stones"},
-    {"game": "three-stones", "cells": {"e5": "white"}},
-    {"game": "three-stones", "cells": {n: "red" for n in POCKET_NAMES}},
-    {"game": "three-stones", "cells": {n: "white" for n in POCKET_NAMES}},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"game": "morris", "cells": {}},
+        {"game": "three-stones"},
+        {"game": "three-stones", "cells": {"e5": "white"}},
+        {"game": "three-stones", "cells": {n: "red" for n in POCKET_NAMES}},
+        {"game": "three-stones", "cells": {n: "white" for n in POCKET_NAMES}},
+    ],
+)
 def test_bad_positions_are_refused(bad: dict) -> None:
     with pytest.raises(PositionError):
         GAME.from_position(bad)

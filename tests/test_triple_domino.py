@@ -10,8 +10,25 @@ import pytest
 
 from engine import CHANCE, IllegalMoveError, OptionError, PositionError, get_game, load_record, perft, save_record
 from engine.games.triple_domino import (
-    CORNER_NUMBERS, CORNERS, MATCHES, NEIGHBOURS, ORIGIN, TILE_NAMES, TILE_VALUES, TILES, Deal, Draw, Drawn, Lay,
-    Pass, TripleDominoView, parse_position_name, parse_tile, position_name, tile_for_corners, triangle_vertices,
+    CORNER_NUMBERS,
+    CORNERS,
+    MATCHES,
+    NEIGHBOURS,
+    ORIGIN,
+    TILE_NAMES,
+    TILE_VALUES,
+    TILES,
+    Deal,
+    Draw,
+    Drawn,
+    Lay,
+    Pass,
+    TripleDominoView,
+    parse_position_name,
+    parse_tile,
+    position_name,
+    tile_for_corners,
+    triangle_vertices,
 )
 
 GAME = get_game("triple-domino")
@@ -44,7 +61,7 @@ def number_layout(names: list[str]) -> dict[str, str]:
             else:
                 if fill(i + 1):
                     return True
-            del used[len(used) - placed:]
+            del used[len(used) - placed :]
         del numbers[order[i]]
         return False
 
@@ -66,8 +83,9 @@ def lay_target(names: list[str], p2: list[str] | None = None, **extra):
     layout = number_layout(names)
     target = names[-1]
     tile_text, rot = layout.pop(target).split()
-    spare = next(t for t in ALL if t != tile_text and t not in {v.split()[0] for v in layout.values()}
-                 and t not in (p2 or []))
+    spare = next(
+        t for t in ALL if t != tile_text and t not in {v.split()[0] for v in layout.values()} and t not in (p2 or [])
+    )
     hands = {"p1": [tile_text, spare], "p2": p2 or []}
     if "options" in extra and extra["options"].get("players", 2) > 2:
         hands.update({f"p{i}": [] for i in range(3, extra["options"]["players"] + 1)})
@@ -102,7 +120,8 @@ BLOCKED_LAYOUT = json.loads(
     ' "U2,-2": "0-3-3 r0", "D2,-2": "0-1-3 r1", "U2,0": "2-5-5 r1", "D2,0": "1-2-5 r2", "U2,1": "1-5-5 r1",'
     ' "D2,1": "1-1-5 r2", "D3,-5": "0-0-1 r2", "U3,-4": "0-1-1 r1", "D3,-4": "0-1-4 r0", "U3,-3": "1-3-4 r2",'
     ' "D3,-3": "3-3-4 r1", "D4,-5": "0-4-5 r1", "U4,-4": "0-4-4 r2", "D4,-4": "4-4-5 r0", "D5,-5": "1-2-4 r2",'
-    ' "U5,-4": "1-4-5 r1", "D5,-4": "0-1-5 r2", "U5,-3": "0-5-5 r1"}')
+    ' "U5,-4": "1-4-5 r1", "D5,-4": "0-1-5 r2", "U5,-3": "0-5-5 r1"}'
+)
 # Three players, pool empty: p2's only lay leaves p2 and p3 tied lowest (7 each), p1 on 27.
 TIE_LAYOUT = json.loads(
     '{"D-4,1": "0-3-4 r2", "U-4,2": "0-4-5 r1", "U-3,1": "0-1-3 r0", "D-3,1": "0-1-1 r1", "D-2,-3": "0-1-5 r1",'
@@ -114,7 +133,8 @@ TIE_LAYOUT = json.loads(
     ' "D2,-5": "2-3-3 r2", "U2,-4": "2-2-3 r0", "D2,-4": "2-2-2 r0", "U2,-3": "2-2-5 r1", "U2,-2": "3-3-5 r0",'
     ' "D2,-2": "3-3-4 r0", "U2,-1": "3-4-4 r2", "D3,-5": "1-2-4 r0", "U3,-4": "2-2-4 r2", "U3,-3": "1-2-3 r1",'
     ' "D3,-3": "1-3-5 r0", "U3,-2": "3-4-5 r2", "D3,-2": "4-5-5 r1", "D3,-1": "1-5-5 r2", "U4,-2": "3-5-5 r1",'
-    ' "D4,-2": "2-3-5 r2", "U4,-1": "1-2-5 r0"}')
+    ' "D4,-2": "2-3-5 r2", "U4,-1": "1-2-5 r0"}'
+)
 TIE_HANDS = {"p1": ["0-0-0", "0-2-2", "0-2-3", "1-1-1", "5-5-5"], "p2": ["0-0-2", "1-1-3", "3-3-3"], "p3": ["0-2-5"]}
 # Pool empty, p1 cannot lay but p2 can.
 STUCK_LAYOUT = json.loads(
@@ -126,9 +146,12 @@ STUCK_LAYOUT = json.loads(
     ' "D1,-1": "0-2-5 r2", "U2,-5": "4-5-5 r1", "D2,-5": "4-4-5 r2", "U2,-4": "0-4-5 r0", "D2,-4": "0-4-4 r1",'
     ' "U2,-3": "0-3-4 r2", "D2,-2": "0-1-2 r2", "U2,-1": "0-0-2 r0", "D2,-1": "0-0-4 r0", "U2,0": "0-1-4 r2",'
     ' "D2,0": "1-4-4 r1", "D3,-6": "3-3-4 r2", "U3,-5": "3-4-4 r1", "D3,-5": "2-3-4 r2", "U3,-4": "2-4-4 r1",'
-    ' "D3,-4": "0-2-4 r2", "U3,-2": "0-1-1 r0", "U4,-6": "1-3-3 r1", "D4,-6": "1-3-5 r0"}')
-STUCK_HANDS = {"p1": ["1-1-2", "1-2-2", "1-2-5", "1-4-5", "2-2-5"],
-               "p2": ["0-0-0", "1-1-1", "1-1-4", "1-2-4", "1-3-4", "2-5-5", "4-4-4"]}
+    ' "D3,-4": "0-2-4 r2", "U3,-2": "0-1-1 r0", "U4,-6": "1-3-3 r1", "D4,-6": "1-3-5 r0"}'
+)
+STUCK_HANDS = {
+    "p1": ["1-1-2", "1-2-2", "1-2-5", "1-4-5", "2-2-5"],
+    "p2": ["0-0-0", "1-1-1", "1-1-4", "1-2-4", "1-3-4", "2-5-5", "4-4-4"],
+}
 
 
 def deal_text(hands: list[list[str]], start: str | None = None) -> str:
@@ -138,10 +161,13 @@ def deal_text(hands: list[list[str]], start: str | None = None) -> str:
 
 def two_hands(p2_has: list[str], p1_has: list[str] = ()) -> list[list[str]]:
     """Ten tiles each: the named ones plus low, non-triple fillers."""
-    fillers = [t for t in ALL if t not in p2_has and t not in p1_has and len(set(t.split("-"))) > 1
-               and TILE_VALUES[parse_tile(t)] <= 8]
-    p1 = list(p1_has) + fillers[:10 - len(p1_has)]
-    p2 = list(p2_has) + fillers[10 - len(p1_has):20 - len(p1_has) - len(p2_has)]
+    fillers = [
+        t
+        for t in ALL
+        if t not in p2_has and t not in p1_has and len(set(t.split("-"))) > 1 and TILE_VALUES[parse_tile(t)] <= 8
+    ]
+    p1 = list(p1_has) + fillers[: 10 - len(p1_has)]
+    p2 = list(p2_has) + fillers[10 - len(p1_has) : 20 - len(p1_has) - len(p2_has)]
     return [p1, p2]
 
 
@@ -184,14 +210,29 @@ def test_notation_round_trips() -> None:
     assert state.parse_move("lay 2-2-2 @ U1,0 r2") == Lay(parse_tile("2-2-2"), parse_position_name("U1,0"), 0)
     deal = state.sample_chance()
     assert isinstance(deal, Deal) and state.parse_move(str(deal)) == deal
-    assert state.parse_move("deal 0-0-1,0-1-2 start 3-3-3") == Deal(((parse_tile("0-0-1"), parse_tile("0-1-2")),), parse_tile("3-3-3"))
+    assert state.parse_move("deal 0-0-1,0-1-2 start 3-3-3") == Deal(
+        ((parse_tile("0-0-1"), parse_tile("0-1-2")),), parse_tile("3-3-3")
+    )
     assert isinstance(state.parse_move("draw"), Draw) and isinstance(state.parse_move("pass"), Pass)
     assert isinstance(state.parse_move("draw 1-1-1"), Drawn)
 
 
-@pytest.mark.parametrize("text", ["", "lay", "lay 1-2-6 @ U0,0 r0", "lay 1-2 @ U0,0 r0", "lay 1-2-3 @ X0,0 r0",
-                                  "lay 1-2-3 @ U0,0 r3", "draw ?", "draw 1-2-3 4", "hop", "lay 1-2-3 @ U999,0 r0",
-                                  "deal ?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "lay",
+        "lay 1-2-6 @ U0,0 r0",
+        "lay 1-2 @ U0,0 r0",
+        "lay 1-2-3 @ X0,0 r0",
+        "lay 1-2-3 @ U0,0 r3",
+        "draw ?",
+        "draw 1-2-3 4",
+        "hop",
+        "lay 1-2-3 @ U999,0 r0",
+        "deal ?",
+    ],
+)
 def test_malformed_moves_are_refused_as_notation(text: str) -> None:
     with pytest.raises(IllegalMoveError) as err:
         GAME.new_state().parse_move(text)
@@ -201,7 +242,7 @@ def test_malformed_moves_are_refused_as_notation(text: str) -> None:
 # ----- the start rule --------------------------------------------------------------------------
 def test_highest_triple_opens_and_scores_value_plus_five() -> None:
     state = GAME.new_state({"players": 3})
-    hands = [[t for t in ALL if t not in ("5-5-5", "4-4-4")][i * 8:(i + 1) * 8] for i in range(3)]
+    hands = [[t for t in ALL if t not in ("5-5-5", "4-4-4")][i * 8 : (i + 1) * 8] for i in range(3)]
     hands[0][0], hands[1][0] = "4-4-4", "5-5-5"
     state.push(deal_text(hands))
     assert state.current_player == "p2"
@@ -259,8 +300,13 @@ def test_a_tile_matching_its_edge_but_clashing_at_a_corner_is_illegal() -> None:
     need = state.required_corners("D0,0")
     assert need[0] is not None and need[1] is not None and need[2] is not None  # the bridge point is taken
     laid = {v.split()[0] for v in layout.values()}
-    wrong = next((tile, rot) for x in range(6) if x != need[2]
-                 for tile, rot in MATCHES.get((need[0], need[1], x), ()) if TILE_NAMES[tile] not in laid)
+    wrong = next(
+        (tile, rot)
+        for x in range(6)
+        if x != need[2]
+        for tile, rot in MATCHES.get((need[0], need[1], x), ())
+        if TILE_NAMES[tile] not in laid
+    )
     state = state_with(layout, {"p1": [TILE_NAMES[wrong[0]], "5-5-5"], "p2": []}, to_move="p1")
     with pytest.raises(IllegalMoveError) as err:
         state.push(f"lay {TILE_NAMES[wrong[0]]} @ D0,0 r{wrong[1]}")
@@ -269,8 +315,11 @@ def test_a_tile_matching_its_edge_but_clashing_at_a_corner_is_illegal() -> None:
 
 def test_a_tile_must_share_an_edge_and_land_on_a_free_triangle_from_its_hand() -> None:
     state = state_with({"U0,0": "5-5-5 r0"}, {"p1": ["4-5-5", "0-0-0"], "p2": ["1-1-1"]}, to_move="p1")
-    for move, rule in (("lay 4-5-5 @ D1,0 r0", "contact"), ("lay 4-5-5 @ U0,0 r0", "occupied"),
-                       ("lay 3-5-5 @ D0,0 r2", "hand")):
+    for move, rule in (
+        ("lay 4-5-5 @ D1,0 r0", "contact"),
+        ("lay 4-5-5 @ U0,0 r0", "occupied"),
+        ("lay 3-5-5 @ D0,0 r2", "hand"),
+    ):
         with pytest.raises(IllegalMoveError) as err:
             state.push(move)
         assert err.value.rule == rule, move
@@ -305,9 +354,13 @@ def test_a_tile_closing_two_hexagons(mode: str, hexagons: int) -> None:
 # ----- drawing and passing ------------------------------------------------------------------------
 def drawing_state(**options):
     """p1 cannot lay on a 5-5-5 start; the pool holds 0-0-1, 0-0-2, 0-0-3 and 4-5-5 (fits)."""
-    hands = {"p1": ["0-0-0", "1-1-1"], "p2": [t for t in ALL if t not in ("5-5-5", "0-0-0", "1-1-1", "0-0-1", "0-0-2", "0-0-3", "4-5-5")]}
-    return state_with({"U0,0": "5-5-5 r0"}, hands, to_move="p1", options=options,
-                      pool=["0-0-1", "0-0-2", "0-0-3", "4-5-5"])
+    hands = {
+        "p1": ["0-0-0", "1-1-1"],
+        "p2": [t for t in ALL if t not in ("5-5-5", "0-0-0", "1-1-1", "0-0-1", "0-0-2", "0-0-3", "4-5-5")],
+    }
+    return state_with(
+        {"U0,0": "5-5-5 r0"}, hands, to_move="p1", options=options, pool=["0-0-1", "0-0-2", "0-0-3", "4-5-5"]
+    )
 
 
 def test_each_draw_costs_five_and_the_turn_passes_after_the_third() -> None:
@@ -419,10 +472,14 @@ def test_blocked_round_gives_the_lowest_hand_the_others_less_its_own() -> None:
     assert state.scores() == {"p1": 0 + 15 - 6, "p2": 0}
     assert state.round_number == 2 and state.current_player == CHANCE
     assert [i["reason"] for i in state.last_score_items] == [  # 0-0-0 is worth nothing: no item
-        "blocked: tiles left in the other hands", "blocked: own tiles left"]
+        "blocked: tiles left in the other hands",
+        "blocked: own tiles left",
+    ]
 
 
-@pytest.mark.parametrize("mode, expected", [("all", {"p1": 0, "p2": 9 + 27, "p3": 27}), ("none", {"p1": 0, "p2": 9, "p3": 0})])
+@pytest.mark.parametrize(
+    "mode, expected", [("all", {"p1": 0, "p2": 9 + 27, "p3": 27}), ("none", {"p1": 0, "p2": 9, "p3": 0})]
+)
 def test_blocked_round_with_tied_lowest_hands(mode: str, expected: dict) -> None:
     state = state_with(TIE_LAYOUT, TIE_HANDS, to_move="p2", options={"players": 3, "blocked_tie": mode})
     state.push("lay 3-3-3 @ U2,-5 r0")
@@ -436,14 +493,17 @@ def test_the_game_ends_after_the_round_in_which_someone_reaches_the_target() -> 
     assert state.is_over() and state.outcome().winner == "p1"
     assert state.outcome().scores == {"p1": 300, "p2": 280} and "target 300" in state.outcome().reason
     assert list(state.legal_moves()) == []
-    state = state_with({"U0,0": "5-5-5 r0"}, hands, to_move="p1", scores={"p1": 0, "p2": 280}, options={"target_score": 500})
+    state = state_with(
+        {"U0,0": "5-5-5 r0"}, hands, to_move="p1", scores={"p1": 0, "p2": 280}, options={"target_score": 500}
+    )
     state.push("lay 4-5-5 @ D0,0 r2")
     assert not state.is_over()
 
 
 def test_a_high_score_in_mid_round_does_not_end_the_game() -> None:
-    state = state_with({"U0,0": "5-5-5 r0"}, {"p1": ["4-5-5", "0-0-0"], "p2": ["1-1-1"]}, to_move="p1",
-                       scores={"p1": 299, "p2": 0})
+    state = state_with(
+        {"U0,0": "5-5-5 r0"}, {"p1": ["4-5-5", "0-0-0"], "p2": ["1-1-1"]}, to_move="p1", scores={"p1": 299, "p2": 0}
+    )
     state.push("lay 4-5-5 @ D0,0 r2")
     assert state.scores()["p1"] > 300 and not state.is_over()
 
@@ -493,8 +553,12 @@ def test_hand_sizes_follow_the_number_of_players() -> None:
 
 def test_a_deal_of_the_wrong_shape_is_refused() -> None:
     state = GAME.new_state()
-    for text in (deal_text([ALL[:10]]), deal_text([ALL[:10], ALL[5:15]]), deal_text([ALL[:9], ALL[10:20]]),
-                 deal_text([ALL[:10], ALL[10:20]], start="5-5-5")):
+    for text in (
+        deal_text([ALL[:10]]),
+        deal_text([ALL[:10], ALL[5:15]]),
+        deal_text([ALL[:9], ALL[10:20]]),
+        deal_text([ALL[:10], ALL[10:20]], start="5-5-5"),
+    ):
         with pytest.raises(IllegalMoveError) as err:
             state.push(text)
         assert err.value.rule == "deal"
@@ -543,7 +607,9 @@ def test_determinize_keeps_what_was_seen_and_shuffles_the_rest() -> None:
         assert [len(h) for h in guess.hands] == [len(h) for h in state.hands]
         assert guess.layout == state.layout and len(guess.pool) == len(state.pool)
         assert guess.scores() == state.scores() and guess.current_player == state.current_player
-        assert sorted(guess.pool | {t for h in guess.hands for t in h} | {t for t, _ in guess.layout.values()}) == list(range(56))
+        assert sorted(guess.pool | {t for h in guess.hands for t in h} | {t for t, _ in guess.layout.values()}) == list(
+            range(56)
+        )
     assert len({tuple(g.hands[1]) for g in guesses}) > 1
     if state.current_player == "p1":
         assert set(view.legal_moves()) == set(state.legal_moves())
@@ -551,36 +617,47 @@ def test_determinize_keeps_what_was_seen_and_shuffles_the_rest() -> None:
 
 # ----- positions and scoring ----------------------------------------------------------------------------
 def test_position_round_trip_and_score_position() -> None:
-    state = state_with({"U0,0": "5-5-5 r0"}, {"p1": ["4-5-5", "0-0-0"], "p2": ["1-1-1"]}, to_move="p1",
-                       scores={"p1": 30, "p2": 12})
+    state = state_with(
+        {"U0,0": "5-5-5 r0"}, {"p1": ["4-5-5", "0-0-0"], "p2": ["1-1-1"]}, to_move="p1", scores={"p1": 30, "p2": 12}
+    )
     state.push("lay 4-5-5 @ D0,0 r2")
     position = json.loads(json.dumps(state.to_position()))
     assert GAME.from_position(position).to_position() == position
     report = GAME.score_position(position)
     assert report["scores"] == {"p1": 44, "p2": 12}
     assert [(i["player"], i["points"], i["reason"]) for i in report["items"]] == [
-        ("p1", 30, "earlier score"), ("p2", 12, "earlier score"), ("p1", 14, "tile 4-5-5")]
+        ("p1", 30, "earlier score"),
+        ("p2", 12, "earlier score"),
+        ("p1", 14, "tile 4-5-5"),
+    ]
     assert state.recount_scores() == state.scores()
-    assert GAME.score_position({"game": "triple-domino"}) == {"game": "triple-domino", "scores": {"p1": 0, "p2": 0}, "items": []}
+    assert GAME.score_position({"game": "triple-domino"}) == {
+        "game": "triple-domino",
+        "scores": {"p1": 0, "p2": 0},
+        "items": [],
+    }
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"layout": {"U0,0": "5-5-6 r0"}}, "not a tile"),
-    ({"layout": {"U0,0": "5-5-5"}}, "rotation"),
-    ({"layout": {"Q0,0": "5-5-5 r0"}}, "position"),
-    ({"layout": {"U0,0": "5-5-5 r0", "D0,0": "4-4-5 r0"}}, "corner they share"),
-    ({"layout": {"U0,0": "5-5-5 r0", "U2,0": "4-4-4 r0"}}, "not joined"),
-    ({"hands": {"p1": ["5-5-5"], "p2": []}}, "twice"),
-    ({"hands": {"p1": []}}, "hands"),
-    ({"hands": {"p1": ["0-0-0"], "p2": ["0-0-0"]}}, "twice"),
-    ({"pool": ["1-1-1"]}, "nowhere"),
-    ({"phase": "dancing"}, "phase"),
-    ({"to_move": "p9"}, "to_move"),
-    ({"options": {"players": 9}}, "options"),
-    ({"turn": {"draws": 4}}, "draws"),
-    ({"scores": {"p1": "ten"}}, "scores"),
-    ({"game": "morris"}, "morris"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"layout": {"U0,0": "5-5-6 r0"}}, "not a tile"),
+        ({"layout": {"U0,0": "5-5-5"}}, "rotation"),
+        ({"layout": {"Q0,0": "5-5-5 r0"}}, "position"),
+        ({"layout": {"U0,0": "5-5-5 r0", "D0,0": "4-4-5 r0"}}, "corner they share"),
+        ({"layout": {"U0,0": "5-5-5 r0", "U2,0": "4-4-4 r0"}}, "not joined"),
+        ({"hands": {"p1": ["5-5-5"], "p2": []}}, "twice"),
+        ({"hands": {"p1": []}}, "hands"),
+        ({"hands": {"p1": ["0-0-0"], "p2": ["0-0-0"]}}, "twice"),
+        ({"pool": ["1-1-1"]}, "nowhere"),
+        ({"phase": "dancing"}, "phase"),
+        ({"to_move": "p9"}, "to_move"),
+        ({"options": {"players": 9}}, "options"),
+        ({"turn": {"draws": 4}}, "draws"),
+        ({"scores": {"p1": "ten"}}, "scores"),
+        ({"game": "morris"}, "morris"),
+    ],
+)
 def test_bad_positions_are_refused(change: dict, message: str) -> None:
     position = {"game": "triple-domino", "layout": {"U0,0": "5-5-5 r0"}, "hands": {"p1": ["0-0-0"], "p2": ["1-1-1"]}}
     position.update(change)
@@ -590,15 +667,28 @@ def test_bad_positions_are_refused(change: dict, message: str) -> None:
 
 
 def test_from_position_states_its_assumptions() -> None:
-    state = GAME.from_position({"game": "triple-domino", "layout": {"U0,0": "5-5-5 r0"}, "hands": {"p1": ["0-0-0"], "p2": []}})
+    state = GAME.from_position(
+        {"game": "triple-domino", "layout": {"U0,0": "5-5-5 r0"}, "hands": {"p1": ["0-0-0"], "p2": []}}
+    )
     assert any("pool" in a for a in state.assumed) and any("to_move" in a for a in state.assumed)
     assert len(state.pool) == 54 and state.start_position == state.to_position()
 
 
 # ----- options, rendering, records, perft ------------------------------------------------------------------
-@pytest.mark.parametrize("bad", [{"hexagon_bonus": 45}, {"empty_pool_penalty": 7}, {"players": 7}, {"players": 0},
-                                 {"lay_after_draw": "never"}, {"multi_hexagon": "twice"}, {"blocked_tie": "split"},
-                                 {"solitaire_draw_limit": -1}, {"target_score": 0}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"hexagon_bonus": 45},
+        {"empty_pool_penalty": 7},
+        {"players": 7},
+        {"players": 0},
+        {"lay_after_draw": "never"},
+        {"multi_hexagon": "twice"},
+        {"blocked_tie": "split"},
+        {"solitaire_draw_limit": -1},
+        {"target_score": 0},
+    ],
+)
 def test_options_are_validated(bad: dict) -> None:
     with pytest.raises(OptionError):
         GAME.new_state(bad)
@@ -639,7 +729,9 @@ def test_the_game_is_a_package_by_concern_behind_one_import_path() -> None:
 
     modules = sorted(Path(package.__file__).parent.glob("*.py"))
     assert Path(package.__file__).name == "__init__.py" and len(modules) > 5
-    too_long = {p.name: n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) >= SPLIT_MODULE_LINES}
+    too_long = {
+        p.name: n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) >= SPLIT_MODULE_LINES
+    }
     assert not too_long
     assert package.__all__ and [name for name in package.__all__ if not hasattr(package, name)] == []
     assert package.TripleDominoState.__module__ == "engine.games.triple_domino.state"

@@ -44,9 +44,25 @@ def main() -> int:
         return 0
     WHEELS.mkdir(exist_ok=True)
     command = [
-        sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-        "--only-binary=:all:", "--no-deps", "--python-version", "3.14", "--implementation", "py",
-        "--platform", "any", "--abi", "none", "-d", str(WHEELS), *missing,
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--only-binary=:all:",
+        "--no-deps",
+        "--python-version",
+        "3.14",
+        "--implementation",
+        "py",
+        "--platform",
+        "any",
+        "--abi",
+        "none",
+        "-d",
+        str(WHEELS),
+        *missing,
     ]
     result = subprocess.run(command)
     if result.returncode != 0:

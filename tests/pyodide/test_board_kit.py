@@ -19,8 +19,12 @@ from boards.svg import STONE_LETTERS, Glint, Plan, StoneLook, last_ring, locatio
 from engine import GAME_IDS, get_game  # noqa: E402
 
 STONE_BOARDS = ("three-stones", "morris", "rings", "sage-stones")
-LOCATION = re.compile(r'<g class="[^"]*" (data-target="[^"]+" role="button" tabindex="-1"|role="img") aria-label="[^"]+">')
-LAST_RING = re.compile(r'<g class="last-ring" aria-hidden="true"><circle [^>]*class="ring-shadow"/><circle [^>]*class="ring"')
+LOCATION = re.compile(
+    r'<g class="[^"]*" (data-target="[^"]+" role="button" tabindex="-1"|role="img") aria-label="[^"]+">'
+)
+LAST_RING = re.compile(
+    r'<g class="last-ring" aria-hidden="true"><circle [^>]*class="ring-shadow"/><circle [^>]*class="ring"'
+)
 
 
 def played(game_id: str, plies: int, seed: int = 3):
@@ -39,17 +43,29 @@ def test_a_plan_puts_board_units_on_the_drawing_y_down() -> None:
 
 def test_a_location_is_a_button_while_playable_and_an_image_otherwise() -> None:
     live = location("d2", "d2: <empty>", ["<circle/>"], ["point", "", "legal"], True)
-    assert live == ('<g class="point legal" data-target="d2" role="button" tabindex="-1" '
-                    'aria-label="d2: &lt;empty&gt;"><circle/></g>')
-    assert location("d2", "d2: empty", [], ["point"], False) == '<g class="point" role="img" aria-label="d2: empty"></g>'
+    assert live == (
+        '<g class="point legal" data-target="d2" role="button" tabindex="-1" '
+        'aria-label="d2: &lt;empty&gt;"><circle/></g>'
+    )
+    assert (
+        location("d2", "d2: empty", [], ["point"], False) == '<g class="point" role="img" aria-label="d2: empty"></g>'
+    )
 
 
 def test_a_stone_is_a_shadow_under_a_body_and_glass_shines() -> None:
-    look = StoneLook("xx", (1, 2), shadow="sh sh-{colour}", body="body{extra}", glint=Glint(0.3, 0.4, 0.3, 0.2),
-                     glint_on=frozenset({"clear"}))
+    look = StoneLook(
+        "xx",
+        (1, 2),
+        shadow="sh sh-{colour}",
+        body="body{extra}",
+        glint=Glint(0.3, 0.4, 0.3, 0.2),
+        glint_on=frozenset({"clear"}),
+    )
     black = stone(look, "black", 10, 10, 5, extra="ghost")
-    assert black == ('<circle cx="11.0" cy="12.0" r="5.0" class="sh sh-black"/>'
-                     '<circle cx="10.0" cy="10.0" r="5.0" fill="url(#xx-black)" class="body ghost"/>')
+    assert black == (
+        '<circle cx="11.0" cy="12.0" r="5.0" class="sh sh-black"/>'
+        '<circle cx="10.0" cy="10.0" r="5.0" fill="url(#xx-black)" class="body ghost"/>'
+    )
     assert "<ellipse" in stone(look, "clear", 10, 10, 5) and "<ellipse" not in black
     grouped = StoneLook("xx", (1, 2), shadow="s", body="b", group="man man-{colour}", groove=0.5)
     assert stone(grouped, "white", 0, 0, 4).startswith('<g class="man man-white">')
@@ -67,7 +83,7 @@ def test_stones_of_many_colour_boards_carry_their_letter_for_the_colour_blind_sw
         assert bool(letters) == lettered, game_id
         assert set(letters) <= set(STONE_LETTERS.values())
     look = StoneLook("x", (1, 1), shadow="s", body="b", lettered=True)
-    assert '>R</text>' in stone(look, "red", 10, 10, 8) and "stone-letter" not in stone(look, "mystery", 10, 10, 8)
+    assert ">R</text>" in stone(look, "red", 10, 10, 8) and "stone-letter" not in stone(look, "mystery", 10, 10, 8)
 
 
 @pytest.mark.parametrize("game_id", STONE_BOARDS)
@@ -76,8 +92,11 @@ def test_every_stone_board_draws_its_locations_with_the_kit(game_id: str) -> Non
     game = get_game(game_id)
     for interactive in (True, False):
         markup = board_for(game).draw(played(game_id, 6), {}, interactive).markup
-        groups = re.findall(r'<g class="(?:pocket|point|pt)\b[^"]*" (?:data-target="([^"]+)" role="button" tabindex="-1"|role="img") '
-                            r'aria-label="([^"]+)">', markup)
+        groups = re.findall(
+            r'<g class="(?:pocket|point|pt)\b[^"]*" (?:data-target="([^"]+)" role="button" tabindex="-1"|role="img") '
+            r'aria-label="([^"]+)">',
+            markup,
+        )
         assert len(groups) == len(game.geometry().locations)
         assert len(LOCATION.findall(markup)) >= len(groups)
         assert markup.count('class="focus-ring"') >= len(groups)
@@ -92,7 +111,7 @@ def test_every_stone_board_rings_the_last_stone_the_same_way(game_id: str) -> No
 
 def test_the_last_ring_is_drawn_in_the_colour_given() -> None:
     assert 'class="ring" stroke="url(#g)"' in last_ring(1, 2, 3, "url(#g)")
-    assert 'stroke=' not in last_ring(1, 2, 3).split('class="ring"')[1]
+    assert "stroke=" not in last_ring(1, 2, 3).split('class="ring"')[1]
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

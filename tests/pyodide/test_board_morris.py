@@ -65,10 +65,22 @@ def test_a_mill_holds_the_move_back_until_a_man_is_chosen() -> None:
 
 
 def test_moving_selects_a_man_then_its_destination() -> None:
-    state = get_game("morris").from_position({
-        "game": "morris", "to_move": "white", "in_hand": {"white": 0, "black": 0},
-        "cells": {**dict.fromkeys(POINT_NAMES), "a1": "white", "d1": "white", "g4": "white", "b4": "black",
-                  "d7": "black", "f2": "black"}})
+    state = get_game("morris").from_position(
+        {
+            "game": "morris",
+            "to_move": "white",
+            "in_hand": {"white": 0, "black": 0},
+            "cells": {
+                **dict.fromkeys(POINT_NAMES),
+                "a1": "white",
+                "d1": "white",
+                "g4": "white",
+                "b4": "black",
+                "d7": "black",
+                "f2": "black",
+            },
+        }
+    )
     session = Session(state)
     assert legal(session) == {"a1", "d1", "g4"}  # every white man can move
     with pytest.raises(IllegalMoveError, match="first pick one of your white men"):
@@ -89,10 +101,24 @@ def test_moving_selects_a_man_then_its_destination() -> None:
 
 
 def test_flying_lets_a_man_go_anywhere() -> None:
-    state = get_game("morris").from_position({
-        "game": "morris", "to_move": "white", "in_hand": {"white": 0, "black": 0}, "options": {"flying": True},
-        "cells": {**dict.fromkeys(POINT_NAMES), "a1": "white", "d2": "white", "g7": "white", "b4": "black",
-                  "d7": "black", "f2": "black", "c5": "black"}})
+    state = get_game("morris").from_position(
+        {
+            "game": "morris",
+            "to_move": "white",
+            "in_hand": {"white": 0, "black": 0},
+            "options": {"flying": True},
+            "cells": {
+                **dict.fromkeys(POINT_NAMES),
+                "a1": "white",
+                "d2": "white",
+                "g7": "white",
+                "b4": "black",
+                "d7": "black",
+                "f2": "black",
+                "c5": "black",
+            },
+        }
+    )
     session = Session(state)
     session.click("a1")
     assert len(legal(session)) == 24 - 7

@@ -24,8 +24,13 @@ GAME = get_game("sage-stones")
 
 
 def position(cells: dict[str, str], to_move: str, roll: str | None, **options: object) -> dict:
-    return {"game": "sage-stones", "cells": {**dict.fromkeys(NAMES), **cells}, "to_move": to_move, "roll": roll,
-            "options": options}
+    return {
+        "game": "sage-stones",
+        "cells": {**dict.fromkeys(NAMES), **cells},
+        "to_move": to_move,
+        "roll": roll,
+        "options": options,
+    }
 
 
 def tray(markup: str) -> str:

@@ -124,8 +124,9 @@ def test_keys_choose_draw_pass_and_zoom() -> None:
     assert "td_view" not in ui
 
 
-@pytest.mark.parametrize("bonus, mark", [("hexagon", "mark-hexagon"), ("bridge", "mark-bridge"),
-                                         ("double connection", "mark-edge")])
+@pytest.mark.parametrize(
+    "bonus, mark", [("hexagon", "mark-hexagon"), ("bridge", "mark-bridge"), ("double connection", "mark-edge")]
+)
 def test_the_last_tile_shows_what_it_scored(bonus: str, mark: str) -> None:
     game = get_game("triple-domino")
     for seed in range(60):

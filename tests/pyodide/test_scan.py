@@ -21,10 +21,25 @@ if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
 from engine import PositionError, UnreachablePositionError, get_game, score_position  # noqa: E402
-from ui.scan import (COMPANION_HOW, COMPANION_MISSING, FINGER, LOW_CONFIDENCE, NOT_SCANNED, PHONE_WIDTH,  # noqa: E402
-                     ScanError,
-                     ScanReading, assumption_sentence, overlay_svg, palette_html, photo_html, pick_html, read_answer,
-                     result_html, scan_zoom, score_html, side_html)
+from ui.scan import (  # noqa: E402
+    COMPANION_MISSING,
+    FINGER,
+    LOW_CONFIDENCE,
+    NOT_SCANNED,
+    PHONE_WIDTH,
+    ScanError,
+    ScanReading,
+    assumption_sentence,
+    overlay_svg,
+    palette_html,
+    photo_html,
+    pick_html,
+    read_answer,
+    result_html,
+    scan_zoom,
+    score_html,
+    side_html,
+)
 from ui.session import restore, saved_json  # noqa: E402
 
 PHOTOS = ROOT / "tests" / "vision" / "photos"
@@ -33,10 +48,16 @@ PHOTOS = ROOT / "tests" / "vision" / "photos"
 def answer(name: str, doubtful: tuple[str, ...] = ()) -> dict:
     """What POST /api/read answers for a test photo read exactly, `doubtful` read at 55 %."""
     truth = json.loads((PHOTOS / f"{name}.json").read_text())
-    return {"game": truth["game"], "cells": truth["cells"],
-            "confidence": {loc: 0.55 if loc in doubtful else 0.97 for loc in truth["cells"]},
-            "points": truth["cell_px"], "image_size": truth["size"], "seconds": 2.5,
-            "board_corners": truth["board_corners"], "score": {}}
+    return {
+        "game": truth["game"],
+        "cells": truth["cells"],
+        "confidence": {loc: 0.55 if loc in doubtful else 0.97 for loc in truth["cells"]},
+        "points": truth["cell_px"],
+        "image_size": truth["size"],
+        "seconds": 2.5,
+        "board_corners": truth["board_corners"],
+        "score": {},
+    }
 
 
 def reading(name: str, doubtful: tuple[str, ...] = ()) -> ScanReading:
@@ -60,15 +81,18 @@ def test_an_exact_answer_becomes_a_reading() -> None:
     assert scan.size == (900.0, 1200.0) and not scan.checked and not scan.corrected()
 
 
-@pytest.mark.parametrize("spoil, words", [
-    (lambda a: a.update(game="rings"), "rings"),
-    (lambda a: a["cells"].pop("a1"), "does not cover"),
-    (lambda a: a["points"].pop("d7"), "does not cover"),
-    (lambda a: a["cells"].update(a1="purple"), "purple"),
-    (lambda a: a.pop("points"), "points"),
-    (lambda a: a.update(image_size=[0, 10]), "size"),
-    (lambda a: a["points"].update(a1=["x", 3]), "malformed"),
-])
+@pytest.mark.parametrize(
+    "spoil, words",
+    [
+        (lambda a: a.update(game="rings"), "rings"),
+        (lambda a: a["cells"].pop("a1"), "does not cover"),
+        (lambda a: a["points"].pop("d7"), "does not cover"),
+        (lambda a: a["cells"].update(a1="purple"), "purple"),
+        (lambda a: a.pop("points"), "points"),
+        (lambda a: a.update(image_size=[0, 10]), "size"),
+        (lambda a: a["points"].update(a1=["x", 3]), "malformed"),
+    ],
+)
 def test_a_broken_answer_is_refused_in_words(spoil, words) -> None:
     data = answer("morris_3002")
     spoil(data)
@@ -85,13 +109,18 @@ def test_http_answers_become_a_reading_or_a_reason() -> None:
         assert missing.value.missing and str(missing.value) == COMPANION_MISSING
         assert "computer that started Stones" in str(missing.value) and "./stones" not in str(missing.value)
     with pytest.raises(ScanError) as refused:
-        read_answer(415, json.dumps({"error": "not an image (JPEG, PNG or WebP expected)", "code": "not_an_image"}),
-                    "morris")
+        read_answer(
+            415, json.dumps({"error": "not an image (JPEG, PNG or WebP expected)", "code": "not_an_image"}), "morris"
+        )
     assert not refused.value.missing
-    assert str(refused.value) == ("The scanner could not read this photo: not an image (JPEG, PNG or WebP expected). "
-                                  "Choose a photo of the board instead.")
+    assert str(refused.value) == (
+        "The scanner could not read this photo: not an image (JPEG, PNG or WebP expected). "
+        "Choose a photo of the board instead."
+    )
     with pytest.raises(ScanError, match="looks like a rings board.*Choose that game"):
-        read_answer(422, json.dumps({"error": "this looks like a rings board, not morris", "code": "wrong_game"}), "morris")
+        read_answer(
+            422, json.dumps({"error": "this looks like a rings board, not morris", "code": "wrong_game"}), "morris"
+        )
     with pytest.raises(ScanError, match="HTTP 500"):
         read_answer(500, "Internal Server Error", "morris")
 
@@ -119,7 +148,7 @@ def test_many_colour_sets_offer_the_colours_on_the_board_first() -> None:
     on_board = {c for c in scan.read.values() if c}
     order = scan.colour_choices()
     assert order[0] is None and set(order[1:]) == set(get_game("rings").palette) and len(order) == 10
-    assert set(order[1:1 + len(on_board)]) == on_board
+    assert set(order[1 : 1 + len(on_board)]) == on_board
     stone = next(loc for loc, c in scan.cells.items() if c == order[1])
     assert palette_html(scan, stone).count('class="choice"') == 10
 
@@ -160,8 +189,13 @@ def test_a_crowded_photo_zooms_at_the_first_tap_so_a_location_fits_a_finger() ->
     closest = sorted(rings.spacing.values())[len(rings.spacing) // 10]
     assert closest * PHONE_WIDTH / rings.size[0] * rings.tap_zoom() >= FINGER  # zoomed, a finger fits
     assert 'data-zoom-tap="' in overlay_svg(rings)
-    spread = ScanReading(game="morris", read=morris.read, confidence=morris.confidence, size=morris.size,
-                         points={loc: (x * 3, y * 3) for loc, (x, y) in morris.points.items()})
+    spread = ScanReading(
+        game="morris",
+        read=morris.read,
+        confidence=morris.confidence,
+        size=morris.size,
+        points={loc: (x * 3, y * 3) for loc, (x, y) in morris.points.items()},
+    )
     assert spread.tap_zoom() == 1.0 and "data-zoom-tap" not in overlay_svg(spread)  # far apart: taps play
     view: dict = {}
     assert 'data-fit="0.0 0.0' in overlay_svg(rings, "", view) and 'viewBox="0.0 0.0' in overlay_svg(rings, "", view)
@@ -172,13 +206,16 @@ def test_a_crowded_photo_zooms_at_the_first_tap_so_a_location_fits_a_finger() ->
     assert box[2] == pytest.approx(width / zoom.tap, abs=0.1)
     assert box[0] == pytest.approx(max(0.0, width / 4 - box[2] / 2), abs=0.1)
     # the palette opens where the location is shown in the zoomed photo (a share of the box)
-    near = min(rings.points, key=lambda loc: abs(rings.points[loc][0] - width / 4) + abs(rings.points[loc][1] - height / 4))
+    near = min(
+        rings.points, key=lambda loc: abs(rings.points[loc][0] - width / 4) + abs(rings.points[loc][1] - height / 4)
+    )
     left = float(re.search(r"left:([\d.]+)%", palette_html(rings, near, view)).group(1))
     assert left == pytest.approx(min(85.0, max(15.0, 100 * (rings.points[near][0] - box[0]) / box[2])), abs=0.2)
 
 
 def rings_frame(scan: ScanReading):
     from ui.scan import photo_frame
+
     return photo_frame(scan)
 
 
@@ -328,12 +365,15 @@ def test_who_moves_next_is_asked_and_passed_on() -> None:
     assert not any(text.startswith("to_move") for text in session.state.assumed)
 
 
-@pytest.mark.parametrize("assumed, words", [
-    ("in_hand.white not given: no white piece captured yet, so 0 in hand", "as if none had been taken"),
-    ("since_removal not given: the count toward the no-removal draw starts at 0", "starts again from zero"),
-    ("last not given: the next stone may go anywhere", "cannot show which stone was played last"),
-    ("white has placed all its stones: it has won", "White has placed all its stones: it has won."),
-])
+@pytest.mark.parametrize(
+    "assumed, words",
+    [
+        ("in_hand.white not given: no white piece captured yet, so 0 in hand", "as if none had been taken"),
+        ("since_removal not given: the count toward the no-removal draw starts at 0", "starts again from zero"),
+        ("last not given: the next stone may go anywhere", "cannot show which stone was played last"),
+        ("white has placed all its stones: it has won", "White has placed all its stones: it has won."),
+    ],
+)
 def test_what_was_assumed_reads_as_a_sentence(assumed: str, words: str) -> None:
     sentence = assumption_sentence(assumed)
     assert words in sentence and "not given" not in sentence and "_" not in sentence

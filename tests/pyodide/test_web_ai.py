@@ -18,7 +18,13 @@ from engine import GAME_IDS, IllegalMoveError, OptionError, get_game  # noqa: E4
 from engine.ai import LEVELS  # noqa: E402
 from ui import catalogue, home, pages, think  # noqa: E402
 from ui.session import (  # noqa: E402
-    THINK_DEFAULT, Session, StaleAnswerError, check_think, restore, saved_json, seat_kinds,
+    THINK_DEFAULT,
+    Session,
+    StaleAnswerError,
+    check_think,
+    restore,
+    saved_json,
+    seat_kinds,
 )
 
 QUICK = 0.1  # seconds a computer may think in these tests (the shortest the page allows)
@@ -53,8 +59,9 @@ def test_thinking_time_is_read_in_seconds(text: object, seconds: float) -> None:
     assert check_think(text) == seconds
 
 
-@pytest.mark.parametrize("text, message", [("fast", "number of seconds"), ("0", "between"), ("31", "between"),
-                                           ("nan", "between")])
+@pytest.mark.parametrize(
+    "text, message", [("fast", "number of seconds"), ("0", "between"), ("31", "between"), ("nan", "between")]
+)
 def test_a_bad_thinking_time_is_explained(text: str, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         check_think(text)
@@ -71,9 +78,15 @@ def test_levels_and_thinking_time_are_saved_and_restored() -> None:
 def test_an_old_save_with_a_random_seat_still_loads() -> None:
     state = get_game("three-stones").new_state({"mode": "pure-skill"}, seed=4)
     state.push("white@c3")
-    record = {"format": "stones-record", "version": 1, "game": "three-stones", "options": {"mode": "pure-skill"},
-              "seed": 4, "moves": ["white@c3"], "app": {"seats": {"white": "human", "black": "random"},
-                                                        "redo": [], "version": 1}}
+    record = {
+        "format": "stones-record",
+        "version": 1,
+        "game": "three-stones",
+        "options": {"mode": "pure-skill"},
+        "seed": 4,
+        "moves": ["white@c3"],
+        "app": {"seats": {"white": "human", "black": "random"}, "redo": [], "version": 1},
+    }
     session = restore(json.dumps(record))
     assert session.seats == {"white": "human", "black": "random"}
     assert session.think_seconds == THINK_DEFAULT and session.ai_to_move()
@@ -103,12 +116,15 @@ def test_the_worker_answers_a_hard_move_the_engine_accepts(game_id: str) -> None
     assert played == answer["move"] and session.state.ply > before
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{not json", "Expecting"),
-    ("[1]", "JSON object"),
-    ('{"kind": "dance"}', "unknown request kind"),
-    ('{"kind": "move", "record": {"format": "nope"}}', "cannot be read"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "Expecting"),
+        ("[1]", "JSON object"),
+        ('{"kind": "dance"}', "unknown request kind"),
+        ('{"kind": "move", "record": {"format": "nope"}}', "cannot be read"),
+    ],
+)
 def test_a_bad_request_comes_back_as_words(text: str, message: str) -> None:
     answer = json.loads(think.answer_json(text))
     assert set(answer) == {"error"} and message in answer["error"]
@@ -189,12 +205,15 @@ def test_a_hint_for_a_position_left_behind_is_not_shown() -> None:
     assert session.hint is None
 
 
-@pytest.mark.parametrize("game_id, move, targets", [
-    ("morris", "d2-d3xa1", ["a1", "d2", "d3"]),
-    ("three-stones", "white@c4", ["white", "c4"]),
-    ("rings", "D-2,3 x1,-2", ["D-2,3", "x1,-2"]),
-    ("triple-domino", "lay 1-2-3 @ D0,-1 r2", ["lay", "1-2-3", "D0,-1", "r2"]),
-])
+@pytest.mark.parametrize(
+    "game_id, move, targets",
+    [
+        ("morris", "d2-d3xa1", ["a1", "d2", "d3"]),
+        ("three-stones", "white@c4", ["white", "c4"]),
+        ("rings", "D-2,3 x1,-2", ["D-2,3", "x1,-2"]),
+        ("triple-domino", "lay 1-2-3 @ D0,-1 r2", ["lay", "1-2-3", "D0,-1", "r2"]),
+    ],
+)
 def test_hint_targets_are_the_places_a_move_names(game_id: str, move: str, targets: list[str]) -> None:
     session = Session.new(game_id, {}, 1, {})
     assert session.board.hint_targets(session.state, move) == targets
@@ -239,8 +258,9 @@ def test_the_search_gets_what_is_left_of_the_turn_by_the_deadline() -> None:
 def test_a_request_past_its_deadline_still_gets_a_legal_move() -> None:
     import time
 
-    session = Session.new("rings", {"players": 3}, 4, {"black": "human", "white": "hard", "red": "hard"},
-                          think_seconds=1.0)
+    session = Session.new(
+        "rings", {"players": 3}, 4, {"black": "human", "white": "hard", "red": "hard"}, think_seconds=1.0
+    )
     human_move(session)
     request = {**session.ai_request(), "deadline": time.time() - 5}
     answer = json.loads(think.answer_json(json.dumps(request)))

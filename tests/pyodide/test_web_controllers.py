@@ -48,8 +48,9 @@ class FakeStorage:
 
 
 def clocked_game() -> Session:
-    return Session.new("three-stones", {"mode": "pure-skill", "clock_white_minutes": 1, "clock_black_minutes": 1},
-                       3, {})
+    return Session.new(
+        "three-stones", {"mode": "pure-skill", "clock_white_minutes": 1, "clock_black_minutes": 1}, 3, {}
+    )
 
 
 def test_the_clock_runs_down_for_the_player_to_move_and_says_when_the_flag_falls() -> None:

@@ -98,14 +98,20 @@ def test_saved_game_restores_seats_redo_and_position() -> None:
     assert again.seats == session.seats and again.redo_stack == session.redo_stack
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{not json", "not valid JSON"),
-    ("[1, 2]", "JSON object"),
-    ('{"format": "something-else"}', "not a Stones game record"),
-    ('{"format": "stones-record", "version": 1, "game": "three-stones", "options": {}, "seed": 1,'
-     ' "moves": ["draw white", "white@e5"]}', "does not replay"),
-    ("[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),  # Pyodide's stack would give out parsing it
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"format": "something-else"}', "not a Stones game record"),
+        (
+            '{"format": "stones-record", "version": 1, "game": "three-stones", "options": {}, "seed": 1,'
+            ' "moves": ["draw white", "white@e5"]}',
+            "does not replay",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),  # Pyodide's stack would give out parsing it
+    ],
+)
 def test_corrupt_records_are_refused_with_a_reason(text: str, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         Session.from_record(text)
@@ -222,10 +228,13 @@ def test_setup_form_has_a_field_per_option_and_reads_back() -> None:
     assert pages.players_for("three-stones", options) == ["white", "black"]
 
 
-@pytest.mark.parametrize("game_id,option,options", [
-    ("rings", "random_first", {"players": 3}),
-    ("sage-stones", "play_for_places", {"players": 3}),
-])
+@pytest.mark.parametrize(
+    "game_id,option,options",
+    [
+        ("rings", "random_first", {"players": 3}),
+        ("sage-stones", "play_for_places", {"players": 3}),
+    ],
+)
 def test_the_new_rule_options_are_checkboxes_on_the_setup_screen(game_id: str, option: str, options: dict) -> None:
     html = pages.setup(game_id, None, {}, 5)
     assert f'<input type="checkbox" id="opt-{option}" name="opt:{option}" data-type="bool"' in html
@@ -251,6 +260,7 @@ def test_every_ready_game_gets_its_own_board() -> None:
 
 def test_a_game_without_a_board_module_gets_the_generic_board(monkeypatch: pytest.MonkeyPatch) -> None:
     import boards
+
     game = get_game("morris")
     monkeypatch.setattr(boards, "GAME_MODULES", {**boards.GAME_MODULES, "morris": "no_such_board"})
     assert isinstance(board_for(game), GenericBoard)
@@ -270,6 +280,7 @@ def test_a_broken_board_module_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_a_board_importing_something_missing_fails_loudly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import boards
+
     (tmp_path / "half_written_board.py").write_text("import no_such_drawing_library\n")
     game = get_game("morris")
     monkeypatch.setattr(boards, "__path__", [*boards.__path__, str(tmp_path)])
@@ -318,7 +329,7 @@ def test_setup_starts_as_you_against_the_computer_with_rules_under_more_options(
     html = pages.setup(game_id, None, None, 5)
     assert '<option value="medium" selected>You against the computer (medium)</option>' in html
     players = pages.players_for(game_id, {})
-    assert f'<option value="human" selected>a person</option>' in html.split(f'id="seat-{players[0]}"')[1]
+    assert '<option value="human" selected>a person</option>' in html.split(f'id="seat-{players[0]}"')[1]
     for other in players[1:]:
         assert '<option value="medium" selected>' in html.split(f'id="seat-{other}"')[1].split("</select>")[0]
     more = html.split('<details class="more-options"')[1].split("</details>")[0]
@@ -366,7 +377,11 @@ def test_three_stones_rows_name_the_stone_not_the_movers_dot() -> None:
     session = Session.new("three-stones", {"mode": "pure-skill"}, 1, {})
     session.play("clear@b9")
     html = pages.moves(session)
-    assert '<b>White</b><span class="sr-only">:</span> clear stone on b9' in html and "clear@b9" in html and "dot-white" not in html
+    assert (
+        '<b>White</b><span class="sr-only">:</span> clear stone on b9' in html
+        and "clear@b9" in html
+        and "dot-white" not in html
+    )
 
 
 def test_rings_moves_say_where_and_what_they_converted() -> None:

@@ -21,6 +21,7 @@ def app() -> Any:
 
     from server.errors import ERROR_HANDLERS
     from vision.api import routes
+
     return Starlette(routes=routes, exception_handlers=ERROR_HANDLERS)
 
 
@@ -31,6 +32,7 @@ def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("cv2.imdecode was called")
+
     monkeypatch.setattr(cv2, "imdecode", refuse)
 
 

@@ -21,8 +21,12 @@ from test_cli_api import _call, _multipart
 from vision.io import WORK_LONG_SIDE
 
 PHOTOS = Path(__file__).parent / "photos"
-SAMPLE = {"morris": "morris_3002", "three-stones": "three-stones_3000", "rings": "rings_3000",
-          "sage-stones": "sage-stones_3002"}
+SAMPLE = {
+    "morris": "morris_3002",
+    "three-stones": "three-stones_3000",
+    "rings": "rings_3000",
+    "sage-stones": "sage-stones_3002",
+}
 
 
 def _truth(name: str) -> dict:
@@ -58,7 +62,7 @@ def _nearest_truth(points: dict, truth_px: dict, scale: float = 1.0) -> tuple[di
 def _patch_grey(grey: np.ndarray, xy: list[float], r: int) -> float:
     """Median grey around a point (a median: a stone's glint is a few bright pixels)."""
     x, y = int(round(xy[0])), int(round(xy[1]))
-    return float(np.median(grey[y - r:y + r + 1, x - r:x + r + 1]))
+    return float(np.median(grey[y - r : y + r + 1, x - r : x + r + 1]))
 
 
 @pytest.mark.parametrize("game", sorted(SAMPLE))
@@ -119,13 +123,25 @@ def test_get_tells_the_page_the_companion_is_there(app) -> None:
         async def send(msg):
             sent.append(msg)
 
-        scope = {"type": "http", "method": "GET", "path": "/api/read", "raw_path": b"/api/read", "query_string": b"",
-                 "headers": [], "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80),
-                 "client": ("127.0.0.1", 1), "root_path": "", "app": app}
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/api/read",
+            "raw_path": b"/api/read",
+            "query_string": b"",
+            "headers": [],
+            "http_version": "1.1",
+            "scheme": "http",
+            "server": ("127.0.0.1", 80),
+            "client": ("127.0.0.1", 1),
+            "root_path": "",
+            "app": app,
+        }
         await app(scope, receive, send)
         return sent
 
     import asyncio
+
     sent = asyncio.run(run())
     assert sent[0]["status"] == 200
     info = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))

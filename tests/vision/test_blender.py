@@ -34,11 +34,13 @@ def test_every_family_of_boards_comes_up():
     pockets = designs("three-stones") + designs("sage-stones")
     assert {d["pockets"] for d in pockets} == {"cap", "drilled", "cone", "printed"}
     everything = drawn + pockets
-    for key, values in {"board_material": {"wood-light", "wood-dark", "painted", "paper", "mat"},
-                        "stone_material": {"glass", "frosted", "glossy", "matte"},
-                        "stone_shape": {"dome", "lens", "disc", "pebble"},
-                        "light": {"sun", "window", "tungsten", "mixed", "ceiling"},
-                        "table": {"wood", "cloth", "stone", "similar"}}.items():
+    for key, values in {
+        "board_material": {"wood-light", "wood-dark", "painted", "paper", "mat"},
+        "stone_material": {"glass", "frosted", "glossy", "matte"},
+        "stone_shape": {"dome", "lens", "disc", "pebble"},
+        "light": {"sun", "window", "tungsten", "mixed", "ceiling"},
+        "table": {"wood", "cloth", "stone", "similar"},
+    }.items():
         assert {d[key] for d in everything} == values, key
     # light lines on dark wood happen, and light lines are mostly on dark boards
     light = [d for d in drawn if d["line_tone"] == "light"]
@@ -167,7 +169,7 @@ def test_the_drawing_passes_through_every_location(game, tmp_path):
         assert tuple(round(v, 4) for v in canvas.box) == tuple(art["box"])
         for x, y, _ in scene.board.locations():
             col, row = (round(v / 16) for v in canvas.px((x, y)))  # OpenCV's fixed point: 4 bits
-            assert drawing[row - 2:row + 3, col - 2:col + 3].max() > 128, (seed, x, y)
+            assert drawing[row - 2 : row + 3, col - 2 : col + 3].max() > 128, (seed, x, y)
 
 
 def test_a_photos_json_has_what_the_bench_reads(tmp_path, monkeypatch):
@@ -175,8 +177,13 @@ def test_a_photos_json_has_what_the_bench_reads(tmp_path, monkeypatch):
         w, h = spec["render"]["size"]
         cam = Camera(np.array(spec["camera"]["matrix"]), spec["camera"]["lens_mm"], (w, h))
         px = cam.project(spec["check_points"])
-        report = {"size": [w, h], "seconds": 0.1, "cpu_seconds": 0.1, "blender": "test",
-                  "camera_view": [[(x + 0.5) / w, 1 - (y + 0.5) / h] for x, y in px]}
+        report = {
+            "size": [w, h],
+            "seconds": 0.1,
+            "cpu_seconds": 0.1,
+            "blender": "test",
+            "camera_view": [[(x + 0.5) / w, 1 - (y + 0.5) / h] for x, y in px],
+        }
         return np.full((h, w, 3), 0.2, np.float32), report
 
     monkeypatch.setattr(generate, "blender_render", fake_render)

@@ -28,8 +28,12 @@ PHOTOS = Path(__file__).parent / "photos"
 
 
 # photos these tests lean on (the accuracy itself is tested in test_pipeline.py)
-SAMPLE = {"morris": "morris_3002", "three-stones": "three-stones_3000", "rings": "rings_3000",
-          "sage-stones": "sage-stones_3002"}
+SAMPLE = {
+    "morris": "morris_3002",
+    "three-stones": "three-stones_3000",
+    "rings": "rings_3000",
+    "sage-stones": "sage-stones_3002",
+}
 
 
 def _photo(game: str) -> Path:
@@ -72,17 +76,31 @@ def test_failure_is_one_line_and_nonzero(capsys, tmp_path):
 def test_cli_subprocess_no_traceback(tmp_path):
     bad = tmp_path / "t.jpg"
     bad.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 2000)  # a JPEG head, nothing else
-    r = subprocess.run([sys.executable, "-c", "import sys; from vision.cli import main; sys.exit(main(sys.argv[1:]))",
-                        "read", str(bad), "--game", "morris"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from vision.cli import main; sys.exit(main(sys.argv[1:]))",
+            "read",
+            str(bad),
+            "--game",
+            "morris",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert r.returncode != 0 and "Traceback" not in r.stderr and r.stderr.strip().count("\n") == 0
 
 
 # ------------------------------------------------------------------ API (ASGI, no network)
 
+
 def _call(app, body: bytes, content_type: str, query: bytes = b""):
     async def run():
         sent = []
-        chunks = [body[i:i + 65536] for i in range(0, len(body), 65536)] or [b""]
+        chunks = [body[i : i + 65536] for i in range(0, len(body), 65536)] or [b""]
 
         async def receive():
             if chunks:
@@ -93,15 +111,25 @@ def _call(app, body: bytes, content_type: str, query: bytes = b""):
         async def send(msg):
             sent.append(msg)
 
-        scope = {"type": "http", "method": "POST", "path": "/api/read", "raw_path": b"/api/read",
-                 "query_string": query, "headers": [(b"content-type", content_type.encode()),
-                                                    (b"content-length", str(len(body)).encode())],
-                 "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1),
-                 "root_path": "", "app": app}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/api/read",
+            "raw_path": b"/api/read",
+            "query_string": query,
+            "headers": [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode())],
+            "http_version": "1.1",
+            "scheme": "http",
+            "server": ("127.0.0.1", 80),
+            "client": ("127.0.0.1", 1),
+            "root_path": "",
+            "app": app,
+        }
         await app(scope, receive, send)
         status = next(m["status"] for m in sent if m["type"] == "http.response.start")
         data = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
         return status, json.loads(data)
+
     return asyncio.run(run())
 
 
@@ -111,8 +139,12 @@ def _multipart(fields: dict, files: dict) -> tuple[bytes, str]:
     for k, v in fields.items():
         parts.append(f'--{b}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode())
     for k, (fname, data) in files.items():
-        parts.append(f'--{b}\r\nContent-Disposition: form-data; name="{k}"; filename="{fname}"\r\n'
-                     f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n")
+        parts.append(
+            f'--{b}\r\nContent-Disposition: form-data; name="{k}"; filename="{fname}"\r\n'
+            f"Content-Type: application/octet-stream\r\n\r\n".encode()
+            + data
+            + b"\r\n"
+        )
     parts.append(f"--{b}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={b}"
 
@@ -152,6 +184,7 @@ def test_api_concurrent_requests(app):
     async def both():
         loop = asyncio.get_running_loop()
         return await asyncio.gather(*(loop.run_in_executor(None, _call, app, body, ctype) for _ in range(3)))
+
     results = asyncio.run(both())
     assert all(s == 200 for s, _ in results)
     assert results[0][1]["cells"] == results[1][1]["cells"] == results[2][1]["cells"]
@@ -159,13 +192,23 @@ def test_api_concurrent_requests(app):
 
 # ------------------------------------------------------------------ what the CLI refuses up front (issue 20, items 6-7)
 
+
 def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     """The CLI in a child process held to 4 GB of address space: a file read without bound fails it, not the tests."""
+
     def cap_memory() -> None:
         import resource
+
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-    return subprocess.run([sys.executable, "-m", "vision", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=timeout, preexec_fn=cap_memory)
+
+    return subprocess.run(
+        [sys.executable, "-m", "vision", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        preexec_fn=cap_memory,
+    )
 
 
 def test_a_device_is_refused_without_being_read():
@@ -201,6 +244,7 @@ def test_a_debug_path_that_cannot_be_written_is_refused_before_reading(capsys, t
 
 # ------------------------------------------------------------------ what the API decodes, and when (issue 20, item 1)
 
+
 def test_api_refuses_a_tiff_bomb_without_decoding_it(app, no_decoding):
     body, ctype = _multipart({"game": "morris"}, {"image": ("bomb.tif", tiff_bomb())})
     status, out = _call(app, body, ctype)
@@ -214,6 +258,7 @@ def test_api_decodes_only_holding_a_reading_slot(app, monkeypatch):
     def watching(buf, flags):
         held.append(api._slots._value < api.MAX_PARALLEL)  # one of the slots is taken: this reading's
         return real(buf, flags)
+
     monkeypatch.setattr(cv2, "imdecode", watching)
     body, ctype = _multipart({"game": "morris"}, {"image": ("grey.jpg", _grey_jpeg())})
     assert _call(app, body, ctype)[0] == 422
@@ -229,6 +274,7 @@ def test_a_refused_photo_leaves_no_pixels_behind(app, monkeypatch):
         image = real(buf, flags)
         decoded.append(weakref.ref(image))
         return image
+
     monkeypatch.setattr(cv2, "imdecode", tracking)
     body, ctype = _multipart({"game": "morris"}, {"image": ("grey.jpg", _grey_jpeg())})
     gc.collect()

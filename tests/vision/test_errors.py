@@ -31,8 +31,12 @@ def _reason(data, game="morris") -> VisionError:
 
 
 # photos these tests lean on (the accuracy itself is tested in test_pipeline.py)
-SAMPLE = {"morris": "morris_3002", "three-stones": "three-stones_3000", "rings": "rings_3000",
-          "sage-stones": "sage-stones_3002"}
+SAMPLE = {
+    "morris": "morris_3002",
+    "three-stones": "three-stones_3000",
+    "rings": "rings_3000",
+    "sage-stones": "sage-stones_3002",
+}
 
 
 def _photo(game: str) -> Path:
@@ -59,7 +63,9 @@ def test_missing_file(tmp_path):
 
 
 def test_truncated_jpeg():
-    data = _jpeg(np.full((600, 800, 3), 128, np.uint8) + np.random.default_rng(0).integers(0, 60, (600, 800, 3), dtype=np.uint8))
+    data = _jpeg(
+        np.full((600, 800, 3), 128, np.uint8) + np.random.default_rng(0).integers(0, 60, (600, 800, 3), dtype=np.uint8)
+    )
     err = _reason(data[: len(data) // 2])
     assert err.code == "damaged" and "truncated" in str(err)
 
@@ -80,7 +86,13 @@ def test_fifty_megapixel_image():
 
 def test_png_header_bomb_refused_before_decoding():
     # a PNG that claims 30000 x 30000 pixels: refused from the header alone
-    head = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + (30000).to_bytes(4, "big") * 2 + b"\x08\x02\x00\x00\x00" + b"\x00" * 4
+    head = (
+        b"\x89PNG\r\n\x1a\n"
+        + b"\x00\x00\x00\rIHDR"
+        + (30000).to_bytes(4, "big") * 2
+        + b"\x08\x02\x00\x00\x00"
+        + b"\x00" * 4
+    )
     with pytest.raises(VisionError) as info:
         decode(head)
     assert info.value.code == "too_many_pixels"
@@ -129,7 +141,12 @@ def test_exif_orientation_is_honoured():
     stored = cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE)  # what the sensor wrote
     data = _jpeg(stored)
     # splice an APP1 Exif segment with Orientation = 6 after SOI
-    tiff = b"MM\x00*\x00\x00\x00\x08" + b"\x00\x01" + b"\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00" + b"\x00\x00\x00\x00"
+    tiff = (
+        b"MM\x00*\x00\x00\x00\x08"
+        + b"\x00\x01"
+        + b"\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00"
+        + b"\x00\x00\x00\x00"
+    )
     app1 = b"Exif\x00\x00" + tiff
     seg = b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1
     data = data[:2] + seg + data[2:]
@@ -143,6 +160,7 @@ def test_a_search_past_its_time_limit_is_refused_with_that_reason(monkeypatch):
     """A photo that keeps the board search going is refused once the limit is reached, with
     that reason, rather than holding the companion for as long as it takes."""
     from vision import pipeline
+
     monkeypatch.setattr(pipeline, "SEARCH_LIMIT_S", 0.0)
     for game in ("morris", "three-stones"):
         err = _reason(_photo(game), game)
@@ -154,9 +172,13 @@ def test_a_search_past_its_time_limit_is_refused_with_that_reason(monkeypatch):
 BIG = 20_000  # a side: BIG x BIG is 400 megapixels, 1.2 GB decoded
 # each format OpenCV decodes other than JPEG, PNG and WebP: its magic bytes and a header declaring BIG x BIG
 OTHER_FORMATS = {
-    "tiff": b"II*\x00\x08\x00\x00\x00\x02\x00" + struct.pack("<HHII", 256, 4, 1, BIG) + struct.pack("<HHII", 257, 4, 1, BIG)
-            + b"\x00" * 4,
-    "bmp": b"BM" + struct.pack("<IHHI", 54, 0, 0, 54) + struct.pack("<IiiHHIIiiII", 40, BIG, BIG, 1, 8, 1, 0, 0, 0, 0, 0),
+    "tiff": b"II*\x00\x08\x00\x00\x00\x02\x00"
+    + struct.pack("<HHII", 256, 4, 1, BIG)
+    + struct.pack("<HHII", 257, 4, 1, BIG)
+    + b"\x00" * 4,
+    "bmp": b"BM"
+    + struct.pack("<IHHI", 54, 0, 0, 54)
+    + struct.pack("<IiiHHIIiiII", 40, BIG, BIG, 1, 8, 1, 0, 0, 0, 0, 0),
     "gif": b"GIF89a" + struct.pack("<HHBBB", BIG, BIG, 0, 0, 0) + b"\x3b",
     "pnm": f"P6\n{BIG} {BIG}\n255\n".encode() + b"\x00" * 64,
     "pam": f"P7\nWIDTH {BIG}\nHEIGHT {BIG}\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n".encode(),

@@ -36,14 +36,18 @@ def _pocket_board_on_its_own_wood(
     # grain: stripes across board and table alike
     stripes = 12 * np.sin(np.arange(ch)[:, None] / 7.0 + rng.uniform(0, 6)) * np.ones((1, cw))
     canvas += stripes[..., None]
-    for (x, y) in layout.xy:
+    for x, y in layout.xy:
         cx, cy = (C @ [x, y, 1.0])[:2]
         r = 0.42 * s
         # a dimple lit from the top left: the upper left rim dark, the lower right light
         cv2.circle(canvas, (int(cx), int(cy)), int(r), tuple(float(v) for v in wood * shade), -1, cv2.LINE_AA)
         dark, light = wood * (1 - 0.45 * rim), np.minimum(wood * (1 + 0.15 * rim), 255)
-        cv2.ellipse(canvas, (int(cx), int(cy)), (int(r), int(r)), 0, 180, 270, tuple(float(v) for v in dark), 4, cv2.LINE_AA)
-        cv2.ellipse(canvas, (int(cx), int(cy)), (int(r), int(r)), 0, 0, 90, tuple(float(v) for v in light), 4, cv2.LINE_AA)
+        cv2.ellipse(
+            canvas, (int(cx), int(cy)), (int(r), int(r)), 0, 180, 270, tuple(float(v) for v in dark), 4, cv2.LINE_AA
+        )
+        cv2.ellipse(
+            canvas, (int(cx), int(cy)), (int(r), int(r)), 0, 0, 90, tuple(float(v) for v in light), 4, cv2.LINE_AA
+        )
         if rng.random() < stones:
             tone = (25, 25, 30) if rng.random() < 0.5 else (235, 235, 230)
             cv2.circle(canvas, (int(cx), int(cy)), int(0.38 * s), tone, -1, cv2.LINE_AA)
@@ -56,10 +60,10 @@ def test_a_lattice_is_grown_through_gaps_and_past_stray_marks() -> None:
     rng = np.random.default_rng(5)
     truth = _view(35.0, 20.0, 30.0, centre=(200.0, 160.0))
     lattice_pts = np.array([(i, j) for i in range(-4, 5) for j in range(-4, 5)], np.float64)
-    kept = lattice_pts[rng.random(len(lattice_pts)) > 0.25]           # a quarter of the pockets faint
+    kept = lattice_pts[rng.random(len(lattice_pts)) > 0.25]  # a quarter of the pockets faint
     marks = cv2.perspectiveTransform(kept.reshape(-1, 1, 2), truth).reshape(-1, 2)
-    marks += rng.normal(0, 0.8, marks.shape)                           # found to a pixel or so
-    stray = rng.uniform((0, 0), (400, 300), (40, 2))                   # the table's own pattern
+    marks += rng.normal(0, 0.8, marks.shape)  # found to a pixel or so
+    stray = rng.uniform((0, 0), (400, 300), (40, 2))  # the table's own pattern
     pts = np.vstack([marks, stray])
     order = rng.permutation(len(pts))
     found = lattices_of(pts[order], np.ones(len(pts)))
@@ -117,7 +121,7 @@ def test_no_lattice_in_a_photo_of_no_board() -> None:
     found = lattices(noise)
     layout = get_layout("three-stones")
     for lat in found:
-        for score, H in board_hypotheses(lat, layout):
+        for _score, H in board_hypotheses(lat, layout):
             assert grid_fit(noise, H, layout).evidence < 0.5
 
 

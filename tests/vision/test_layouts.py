@@ -23,12 +23,19 @@ def spec_ids(game: str) -> set[str]:
     if game == "morris":
         return set("a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7".split())
     if game == "rings":  # a triangle of the lattice with a corner on a full circle (hex distance <= 5)
+
         def full(q: int, r: int) -> bool:
             return max(abs(q), abs(r), abs(q + r)) <= 5
-        ups = {f"U{q},{r}" for q in range(-7, 7) for r in range(-7, 7)
-               if full(q, r) or full(q + 1, r) or full(q, r + 1)}
-        downs = {f"D{q},{r}" for q in range(-7, 7) for r in range(-7, 7)
-                 if full(q + 1, r) or full(q, r + 1) or full(q + 1, r + 1)}
+
+        ups = {
+            f"U{q},{r}" for q in range(-7, 7) for r in range(-7, 7) if full(q, r) or full(q + 1, r) or full(q, r + 1)
+        }
+        downs = {
+            f"D{q},{r}"
+            for q in range(-7, 7)
+            for r in range(-7, 7)
+            if full(q + 1, r) or full(q, r + 1) or full(q + 1, r + 1)
+        }
         return ups | downs
     return {f"c{c}r{r}" for c in range(3, 10) for r in range(1, 10)}
 

@@ -36,8 +36,9 @@ def _numbers_at_module_level(path: Path) -> list[str]:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper()]
-            holds_number = any(isinstance(n, ast.Constant) and isinstance(n.value, (int, float))
-                               for n in ast.walk(node.value))
+            holds_number = any(
+                isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) for n in ast.walk(node.value)
+            )
             if names and holds_number:
                 found += names
     return found
@@ -51,9 +52,14 @@ def test_the_tuned_numbers_of_detection_live_in_tuning(stage: str) -> None:
 def test_the_scan_screen_asks_to_check_the_cells_the_reader_calls_doubtful() -> None:
     # the web page cannot import vision (no OpenCV in the browser): its line is the reader's
     from vision.tuning import CHECK_BELOW, RENAMED_CONFIDENCE
+
     scan = ast.parse((ROOT / "web" / "ui" / "scan.py").read_text())
-    line = next(node.value.value for node in scan.body if isinstance(node, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == "LOW_CONFIDENCE" for t in node.targets))
+    line = next(
+        node.value.value
+        for node in scan.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "LOW_CONFIDENCE" for t in node.targets)
+    )
     assert line == CHECK_BELOW
     assert RENAMED_CONFIDENCE < CHECK_BELOW  # a cell its colour group renamed is always checked
 

@@ -13,8 +13,11 @@ from vision.photogen.train import collect, main
 
 def test_a_held_out_photo_is_refused_before_anything_is_learnt(tmp_path):
     # a ground-truth record of the test set (render seed 1000 -> --seed 1)
-    (tmp_path / "morris_1000.json").write_text(json.dumps(
-        {"game": "morris", "image": "morris_1000.jpg", "render": {"generator": "vision.photogen", "seed": 1000}}))
+    (tmp_path / "morris_1000.json").write_text(
+        json.dumps(
+            {"game": "morris", "image": "morris_1000.jpg", "render": {"generator": "vision.photogen", "seed": 1000}}
+        )
+    )
     with pytest.raises(SystemExit, match="held out"):
         collect([tmp_path], np.random.default_rng(0), verbose=False)
 
@@ -34,27 +37,46 @@ def test_an_unknown_game_is_a_usage_error(tmp_path, capsys):
 
 
 def test_the_second_renderers_photos_are_never_learnt_from(tmp_path):
-    (tmp_path / "morris_b101000.json").write_text(json.dumps(
-        {"game": "morris", "image": "morris_b101000.jpg", "render": {"generator": "vision.photogen.blender", "seed": 101000}}))
+    (tmp_path / "morris_b101000.json").write_text(
+        json.dumps(
+            {
+                "game": "morris",
+                "image": "morris_b101000.jpg",
+                "render": {"generator": "vision.photogen.blender", "seed": 101000},
+            }
+        )
+    )
     with pytest.raises(SystemExit, match="testing only"):
         collect([tmp_path], np.random.default_rng(0), verbose=False)
 
 
 def test_a_training_folder_that_is_not_there_is_refused_not_skipped(tmp_path):
     from vision.photogen.train import training_photos
+
     _record(tmp_path, "morris_41001", "dark")
     with pytest.raises(SystemExit, match="train53: no such folder"):
         training_photos([tmp_path, tmp_path / "train53"])
 
 
 def _record(tmp_path, name: str, line_tone: str) -> None:
-    (tmp_path / f"{name}.json").write_text(json.dumps(
-        {"game": "morris", "image": f"{name}.jpg",
-         "render": {"generator": "vision.photogen", "seed": 41000 + len(name), "design": {"line_tone": line_tone}}}))
+    (tmp_path / f"{name}.json").write_text(
+        json.dumps(
+            {
+                "game": "morris",
+                "image": f"{name}.jpg",
+                "render": {
+                    "generator": "vision.photogen",
+                    "seed": 41000 + len(name),
+                    "design": {"line_tone": line_tone},
+                },
+            }
+        )
+    )
 
 
 def test_without_leaves_a_design_out(tmp_path):
     from vision.photogen.train import training_photos
+
     _record(tmp_path, "morris_41001", "light")
     _record(tmp_path, "morris_41002x", "dark")
     kept = [jf.stem for jf, _ in training_photos([tmp_path], without=("line_tone=light",))]
@@ -68,6 +90,7 @@ def test_a_forest_trained_on_other_feature_columns_is_refused(tmp_path):
     import shutil
 
     from vision import classify
+
     shutil.copy(classify.model_path("morris"), tmp_path / "cells-morris.xml.gz")
     # the columns it was trained on: the first of `feature_names()` (features are only appended)
     trained = classify.read_manifest(classify.model_path("morris"))["features"]
@@ -87,6 +110,7 @@ def _forest_in(tmp_path, features):
     import shutil
 
     from vision import classify
+
     shutil.copy(classify.model_path("morris"), tmp_path / "cells-morris.xml.gz")
     if features is not None:
         (tmp_path / "cells-morris.json").write_text(json.dumps({"features": features}))
@@ -95,6 +119,7 @@ def _forest_in(tmp_path, features):
 
 def test_a_forest_without_a_manifest_is_refused(tmp_path):
     from vision import classify
+
     _forest_in(tmp_path, None)
     try:
         with pytest.raises(RuntimeError, match="cells-morris.xml.gz has no manifest"):
@@ -105,6 +130,7 @@ def test_a_forest_without_a_manifest_is_refused(tmp_path):
 
 def test_a_manifest_naming_fewer_columns_than_the_forest_reads_is_refused(tmp_path):
     from vision import classify
+
     _forest_in(tmp_path, classify.feature_names()[:30])
     try:
         with pytest.raises(RuntimeError, match="names 30, the forest reads 38"):
@@ -113,11 +139,14 @@ def test_a_manifest_naming_fewer_columns_than_the_forest_reads_is_refused(tmp_pa
         classify.use_models(None)
 
 
-@pytest.mark.parametrize("forest", sorted(p.name for p in (Path(__file__).parents[2] / "vision" / "model").glob("*.xml.gz")))
+@pytest.mark.parametrize(
+    "forest", sorted(p.name for p in (Path(__file__).parents[2] / "vision" / "model").glob("*.xml.gz"))
+)
 def test_every_committed_forest_says_what_it_learnt_and_how_well_it_reads(forest):
     import cv2
 
     from vision import classify
+
     path = classify.MODEL_PATH.with_name(forest)
     manifest = classify.read_manifest(path)
     assert len(manifest["features"]) == cv2.ml.RTrees_load(str(path)).getVarCount()
@@ -128,6 +157,7 @@ def test_every_committed_forest_says_what_it_learnt_and_how_well_it_reads(forest
 
 def test_the_check_share_is_seeded_and_never_learnt_from():
     from vision.photogen.train import split_photos
+
     photos = [(Path(f"p{i}.json"), {}) for i in range(10)]
     learn, check = split_photos(photos, 0.2, seed=0)
     assert len(check) == 2 and len(learn) == 8
@@ -140,6 +170,7 @@ def test_training_writes_a_held_out_shares_accuracy_in_the_manifest(tmp_path):
     import shutil
 
     from vision import classify
+
     photos = Path(__file__).parent / "photos"
     for k, name in enumerate(("morris_3000", "morris_3001", "morris_3002")):
         meta = json.loads((photos / f"{name}.json").read_text())
