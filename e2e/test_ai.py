@@ -85,6 +85,7 @@ def test_whole_game_against_the_hard_computer(page, base_url, shot, console_erro
     assert page.evaluate("window.stonesAI.status") == "ready"
     assert page.evaluate("window.stonesAI.answered") >= thought - 1  # one answer per reply (the last move may end it)
     outcome = state.outcome()
+    assert outcome is not None
     assert page.get_attribute(".turn.over", "data-outcome") == (outcome.winner or "draw")
     shot(page)
     assert not console_errors

@@ -120,6 +120,7 @@ def test_a_finished_game_is_summed_up_and_played_again(screen: Screen, shot: Any
     ended = page.locator("#summary-box")
     final = load_record({**record, "moves": record["moves"] + [page.text_content("#moves li:last-child .mv")]})
     outcome = final.outcome()
+    assert outcome is not None
     assert ended.get_attribute("data-termination") == outcome.termination.value
     assert ended.get_attribute("data-outcome") == (outcome.winner or "draw")
     words = page.text_content(".summary-ending")

@@ -9,7 +9,7 @@ import pytest
 from e2e_support import export_record, move_count, open_app, open_app_offline, set_up
 
 from engine import load_record, score_position
-from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
+from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES, RingsState
 
 pytestmark = pytest.mark.browser
 
@@ -134,7 +134,7 @@ def test_rings_whole_game_ends_with_the_engines_score(page, context, base_url, s
 
     record = export_record(page)
     state = load_record(record)
-    assert state.is_over()
+    assert isinstance(state, RingsState) and state.is_over()
     engine = score_position(state.to_position())
     assert shown_scores(page, players) == engine["scores"] == state.scores()
     assert sum(engine["scores"].values()) > 3

@@ -102,7 +102,9 @@ def test_sage_whole_game_against_the_random_ai(page, context, base_url, shot, co
     assert shown == per_player == state.scores()
     for colour, left in engine["stones_left"].items():
         assert page.text_content(f'[data-left="{colour}"]') == str(left)
-    winner = state.outcome().winners[0]
+    outcome = state.outcome()
+    assert outcome is not None
+    winner = outcome.winners[0]
     assert "Game over" in page.text_content("#status")
     assert f"{winner} wins the game" in page.text_content(f"{BOARD} .tray")
     assert "placed its last stone" in page.text_content("#panel")

@@ -17,7 +17,7 @@ from engine import get_game, load_record, save_record
 pytestmark = pytest.mark.browser
 
 # game → (options, plies of random play): far enough in that every kind of move has happened
-GAMES = {
+GAMES: dict[str, tuple[dict[str, Any], int]] = {
     "three-stones": ({"mode": "pouch"}, 31),
     "morris": ({}, 30),
     "rings": ({"players": 3}, 24),

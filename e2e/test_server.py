@@ -214,7 +214,12 @@ def test_a_head_sent_a_byte_at_a_time_is_cut_off(quick_server: int) -> None:
     with connect(quick_server) as sock:
         started = time.monotonic()
         closed = threading.Event()
-        watcher = threading.Thread(target=lambda: (seconds_until_closed(sock, 15), closed.set()), daemon=True)
+
+        def watch() -> None:
+            seconds_until_closed(sock, 15)
+            closed.set()
+
+        watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         sent = dribble(sock, head, 0.05, closed.is_set)
         closed.wait(15)
@@ -238,9 +243,13 @@ def test_a_body_that_trickles_is_cut_off_at_the_upload_deadline(quick_server: in
         started = time.monotonic()
         closed = threading.Event()
         answers: list[bytes] = []
-        reader = threading.Thread(
-            target=lambda: (sock.settimeout(20), answers.append(read_answer(sock)), closed.set()), daemon=True
-        )
+
+        def read() -> None:
+            sock.settimeout(20)
+            answers.append(read_answer(sock))
+            closed.set()
+
+        reader = threading.Thread(target=read, daemon=True)
         reader.start()
         dribble(sock, b"x" * 10_000, 0.25, closed.is_set)  # 4 B/s, never a pause of a second
         closed.wait(20)

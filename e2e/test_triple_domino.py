@@ -9,6 +9,7 @@ import pytest
 from e2e_support import export_record, move_count, open_app, open_app_offline, set_up
 
 from engine import load_record
+from engine.games.triple_domino import TripleDominoState
 
 pytestmark = pytest.mark.browser
 
@@ -93,7 +94,7 @@ def test_triple_domino_whole_hot_seat_game_ends_with_the_engines_score(
 
     record = export_record(page)
     state = load_record(record)
-    assert state.is_over()
+    assert isinstance(state, TripleDominoState) and state.is_over()
     assert shown_scores(page, ["p1", "p2"]) == state.scores() == state.recount_scores()
     for p, total in state.scores().items():
         assert page.text_content(f'#panel [data-total="{p}"]') == str(total)

@@ -120,7 +120,7 @@ def test_suggest_gives_a_move_and_a_readable_evaluation(game_id: str) -> None:
 def morris_position(white: list[str], black: list[str], to_move: str, in_hand: dict[str, int]):
     from engine.games.morris import POINT_NAMES
 
-    cells = {name: None for name in POINT_NAMES}
+    cells: dict[str, str | None] = {name: None for name in POINT_NAMES}
     cells.update({p: "white" for p in white})
     cells.update({p: "black" for p in black})
     return get_game("morris").from_position({"game": "morris", "cells": cells, "to_move": to_move, "in_hand": in_hand})
@@ -589,7 +589,7 @@ def three_stones_position(
 ):
     from engine.games.three_stones import POCKET_NAMES
 
-    all_cells = {name: None for name in POCKET_NAMES}
+    all_cells: dict[str, str | None] = {name: None for name in POCKET_NAMES}
     all_cells.update(cells)
     position = {"game": "three-stones", "cells": all_cells, "to_move": "white", "last": last, "options": {"mode": mode}}
     if pouch is not None:
@@ -637,7 +637,7 @@ def test_three_stones_leaves_black_no_point_next_move(level: str) -> None:
 def test_sage_stones_takes_the_capture(level: str) -> None:
     from engine.games.sage_stones import NAMES
 
-    cells = {name: None for name in NAMES}
+    cells: dict[str, str | None] = {name: None for name in NAMES}
     cells.update({"c5r3": "blue", "c5r4": "red", "c3r1": "green", "c9r9": "yellow"})
     state = get_game("sage-stones").from_position(
         {"game": "sage-stones", "cells": cells, "to_move": "red", "roll": "1-1-3"}
@@ -652,7 +652,7 @@ def test_sage_stones_stops_a_colour_about_to_win(level: str) -> None:
     # c5r2 would take a yellow stone (p2's other colour, far from winning), c5r7 takes the blue one.
     from engine.games.sage_stones import NAMES
 
-    cells = {name: None for name in NAMES}
+    cells: dict[str, str | None] = {name: None for name in NAMES}
     blue = ["c3r1", "c3r2", "c3r3", "c3r4", "c3r5", "c3r6", "c3r7", "c3r8"]
     cells.update({p: "blue" for p in blue})
     cells.update({"c5r3": "yellow", "c5r4": "red", "c5r8": "blue", "c5r9": "red"})
@@ -667,13 +667,14 @@ def test_sage_stones_stops_a_colour_about_to_win(level: str) -> None:
 def test_sage_stones_places_the_winning_stone() -> None:
     from engine.games.sage_stones import NAMES
 
-    cells = {name: None for name in NAMES}
+    cells: dict[str, str | None] = {name: None for name in NAMES}
     state = get_game("sage-stones").from_position(
         {"game": "sage-stones", "cells": cells, "to_move": "red", "roll": "1-2-2", "options": {"stones_per_colour": 1}}
     )
     move = get_player("sage-stones", "hard").choose(view_of(state), SEARCH)
     state.push(move)
-    assert state.outcome().winner == "p1"
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == "p1"
 
 
 # ----- rings ------------------------------------------------------------------------------------
@@ -682,7 +683,7 @@ def test_rings_converts_when_it_can(level: str) -> None:
     from engine.games.rings import CIRCLE_INDEX, CIRCLE_POINTS, POINT_NAMES
 
     points = CIRCLE_POINTS[CIRCLE_INDEX["0,0"]]
-    cells = {name: None for name in POINT_NAMES}
+    cells: dict[str, str | None] = {name: None for name in POINT_NAMES}
     for pt in points[:3]:
         cells[POINT_NAMES[pt]] = "black"
     cells[POINT_NAMES[points[3]]] = "white"
@@ -702,7 +703,7 @@ def test_rings_incremental_turn_values_match_a_full_recount(players: int) -> Non
         for value, turn in RingsKnowledge(state).turns(state):
             state.push(turn)
             if not state.is_over():  # a game's end is valued by the final scores
-                nxt, reply = state.to_move, []
+                nxt, reply = state.to_move, list[tuple[int, int]]()
                 convert_all(state, nxt, reply, state.circles_to_convert(nxt))  # the reply's free conversions
                 assert value == pytest.approx(values(state)), str(turn)
                 state.undo_changes(reply)
@@ -882,7 +883,7 @@ def test_three_stones_open_side_is_the_scoring_side_of_a_full_triple() -> None:
     for colours in product((None,) + STONE_COLOURS, repeat=3):
         sides = {c for c in colours if c in ("white", "black")}
         assert open_side(colours) == (sides.pop() if len(sides) == 1 else None)
-        assert triple_side(colours) == (None if None in colours else open_side(colours))
+        assert triple_side(colours) == (None if None in colours else open_side(colours))  # type: ignore[arg-type]  # product's tuple has no length in its type
 
 
 # ----- budgets -----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ ARENA = Path(__file__).resolve().parent.parent / "bench" / "arena.py"
 
 def _arena():
     spec = importlib.util.spec_from_file_location("arena", ARENA)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -50,7 +51,8 @@ def test_arena_reports_and_keeps_the_lost_games(tmp_path: Path, capsys) -> None:
         for move in game["moves"]:
             state.push(state.parse_move(move))
         assert state.is_over()
-        assert state.players[game["a_seat"]] not in state.outcome().winners
+        outcome = state.outcome()
+        assert outcome is not None and state.players[game["a_seat"]] not in outcome.winners
 
 
 def test_arena_plays_a_level_against_the_sparring_players(capsys) -> None:
@@ -76,6 +78,7 @@ def test_arena_counts_the_budgets_on_the_clock_it_is_told(capsys) -> None:
 def test_blunders_marks_the_move_that_leaves_a_mill_open(tmp_path: Path, capsys) -> None:
     # bench/blunders.py: white (hard) places d2 while black's g1-g4 waits for g7; g7 was the move.
     spec = importlib.util.spec_from_file_location("blunders", ARENA.parent / "blunders.py")
+    assert spec is not None and spec.loader is not None
     blunders = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(blunders)
     record = {

@@ -173,12 +173,19 @@ def probe_pyscript(package: dict[str, str], folder: Any, *first: str) -> dict[st
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
+def core_chunk(built: dict[str, bytes]) -> str:
+    """The name of the PyScript chunk the build patched (it must have one)."""
+    name = build.pyscript_core_chunk(built)
+    assert name is not None, "core.js names no core chunk"
+    return name
+
+
 def test_import_pyscript_loads_only_what_the_page_uses_and_every_name_stays_the_same(built, tmp_path) -> None:
     """Issue 20, item 16: PyScript's package imported display, fetch, storage, websocket, events and workers with
     `import pyscript`, before main.py; now each comes at the first use of a name it gives, the same object as before
     (also when a submodule was imported by name first, and through `from pyscript import *`)."""
-    original = (build.NODE_MODULES / "@pyscript/core/dist" / build.pyscript_core_chunk(built)).read_bytes()
-    shipped = pyscript_package({**built, f"pyscript/{build.pyscript_core_chunk(built)}": original})
+    original = (build.NODE_MODULES / "@pyscript/core/dist" / core_chunk(built)).read_bytes()
+    shipped = pyscript_package({**built, f"pyscript/{core_chunk(built)}": original})
     patched = pyscript_package(built)
     before, after = probe_pyscript(shipped, tmp_path / "shipped"), probe_pyscript(patched, tmp_path / "patched")
     assert {"pyscript.display", "pyscript.fetch", "html.entities"} <= set(before["loaded"])
@@ -193,8 +200,8 @@ def test_import_pyscript_loads_only_what_the_page_uses_and_every_name_stays_the_
 
 
 def test_a_pyscript_other_than_the_one_patched_stops_the_build(built: dict[str, bytes]) -> None:
-    original = (build.NODE_MODULES / "@pyscript/core/dist" / build.pyscript_core_chunk(built)).read_bytes()
-    assert build.with_pyscript_patched(original) == built[f"pyscript/{build.pyscript_core_chunk(built)}"]
+    original = (build.NODE_MODULES / "@pyscript/core/dist" / core_chunk(built)).read_bytes()
+    assert build.with_pyscript_patched(original) == built[f"pyscript/{core_chunk(built)}"]
     changed = original.replace(b"import base64,html,io", b"import base64,html,io,sys", 1)
     with pytest.raises(SystemExit, match=r"display\.py holds 'import base64,html,io\\n' 0 times, not 1"):
         build.with_pyscript_patched(changed)
@@ -205,7 +212,7 @@ def test_a_pyscript_other_than_the_one_patched_stops_the_build(built: dict[str, 
 def test_pyscripts_engine_opens_its_package_cache_only_for_packages(built: dict[str, bytes]) -> None:
     """Issue 20, item 16: the main-thread engine opens the IndexedDB cache only when the config names packages (the
     page's names none), and a PyScript whose engine reads otherwise stops the build."""
-    core = build.pyscript_core_chunk(built)
+    core = core_chunk(built)
     original = (build.NODE_MODULES / "@pyscript/core/dist" / core).read_bytes()
     assert original.count(b"new h(`${c}@${t}`)") == 1
     assert b"l=a?new h(`${c}@${t}`):{sync(){},clear(){},close(){}}," in built[f"pyscript/{core}"]

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ def test_perft_morris_4_is_255024() -> None:
 
 
 def test_perft_from_a_position_with_options(tmp_path: Path) -> None:
-    cells = {name: None for name in get_game("three-stones").locations()}
+    cells: dict[str, str | None] = {name: None for name in get_game("three-stones").locations()}
     cells["c3"] = "white"
     path = tmp_path / "p.json"
     path.write_text(json.dumps({"game": "three-stones", "cells": cells, "last": "c3", "to_move": "black"}))
@@ -41,7 +42,7 @@ def test_perft_from_a_position_with_options(tmp_path: Path) -> None:
 
 
 def test_score_prints_the_score_json(tmp_path: Path) -> None:
-    cells = {name: None for name in get_game("three-stones").locations()}
+    cells: dict[str, str | None] = {name: None for name in get_game("three-stones").locations()}
     cells.update({"b2": "white", "c3": "clear", "d4": "white"})
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"game": "three-stones", "cells": cells}))
@@ -83,7 +84,7 @@ def _clocked_record(elapsed: list) -> str:
 
 
 def _empty_position(game_id: str, **fields) -> str:
-    cells = {name: None for name in get_game(game_id).locations()}
+    cells: dict[str, str | None] = {name: None for name in get_game(game_id).locations()}
     return json.dumps({"game": game_id, "cells": cells, **fields})
 
 
@@ -193,7 +194,7 @@ def test_terminal_play_stops_cleanly_at_end_of_input() -> None:
     assert result.returncode == 0 and "unfinished" in result.stdout
 
 
-PLAYABLE = [(g, {}) for g in GAME_IDS] + [
+PLAYABLE: list[tuple[str, dict[str, Any]]] = [(g, {}) for g in GAME_IDS] + [
     ("rings", {"players": 4}),
     ("triple-domino", {"players": 1}),
     ("three-stones", {"mode": "pure-skill"}),

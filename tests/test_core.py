@@ -104,7 +104,8 @@ def test_an_outcome_says_why_it_ended_as_a_termination() -> None:
     state = TS.new_state(seed=3)
     state.start_clock({"white": 60.0, "black": 60.0})
     state.push("time")
-    assert state.outcome().termination is Termination.TIME_FORFEIT
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.TIME_FORFEIT
 
 
 def _finished_record(seed: int = 11) -> dict:
@@ -149,7 +150,7 @@ def test_replaying_beyond_the_record_is_refused() -> None:
 
 
 def test_record_keeps_the_starting_position_of_a_loaded_game() -> None:
-    cells = {name: None for name in TS.locations()}
+    cells: dict[str, str | None] = {name: None for name in TS.locations()}
     cells.update({"b2": "white", "c2": "white"})
     state = TS.from_position({"game": "three-stones", "cells": cells, "last": "c2", "to_move": "black"}, seed=3)
     state.advance_chance()
@@ -188,7 +189,7 @@ def test_score_position_refuses_what_is_not_a_position(position, message: str) -
 # ----- input from outside: refused with a StonesError, never a bare exception ---------------------------
 def _position(game_id: str, cells: dict | None = None, **fields) -> dict:
     """A position of `game_id` with every location empty except `cells`."""
-    board = {name: None for name in get_game(game_id).locations()}
+    board: dict[str, str | None] = {name: None for name in get_game(game_id).locations()}
     return {"game": game_id, "cells": {**board, **(cells or {})}, **fields}
 
 
@@ -235,9 +236,9 @@ def test_error_messages_quote_hostile_values_short_and_on_one_line() -> None:
         with pytest.raises(PositionError) as err:
             TS.from_position(_position("three-stones", **fields))
         assert len(str(err.value)) < 200 and "\n" not in str(err.value)
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(IllegalMoveError) as refused:
         TS.new_state().push("x" * 1_000_000)
-    assert len(str(err.value)) < 200
+    assert len(str(refused.value)) < 200
 
 
 # ----- positions no game reaches: one policy for every game, in score and in play ---------------------------

@@ -202,7 +202,7 @@ def engine_rule_codes() -> set[str]:
     for path in list((ROOT / "engine").rglob("*.py")) + list((WEB / "ui").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.keyword) and node.arg == "rule" and isinstance(node.value, ast.Constant):
-                codes.add(node.value.value)
+                codes.add(str(node.value.value))
     return codes
 
 

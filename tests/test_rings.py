@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 
 import pytest
 
@@ -35,17 +36,17 @@ def ring(circle: str, colour: str) -> dict[str, str]:
     return {name: colour for name in points(circle)}
 
 
-def position(stones: dict[str, str], **extra) -> dict:
-    cells = {name: None for name in POINT_NAMES}
+def position(stones: Mapping[str, str | None], **extra) -> dict:
+    cells: dict[str, str | None] = {name: None for name in POINT_NAMES}
     cells.update(stones)
     return {"game": "rings", "cells": cells, **extra}
 
 
-def state_of(stones: dict[str, str], to_move: str = "black", **extra):
+def state_of(stones: Mapping[str, str | None], to_move: str = "black", **extra):
     return GAME.from_position(position(stones, to_move=to_move, **extra))
 
 
-def holders(stones: dict[str, str], **extra) -> dict[str, str]:
+def holders(stones: Mapping[str, str | None], **extra) -> dict[str, str]:
     return {item["circle"]: item["side"] for item in GAME.score_position(position(stones, **extra))["items"]}
 
 
@@ -307,7 +308,8 @@ def test_the_game_ends_when_both_players_pass_in_sequence() -> None:
     assert not state.is_over()
     state.push("pass")
     assert state.is_over()
-    assert state.outcome().reason == "every player passed in turn"
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "every player passed in turn"
     assert list(state.legal_moves()) == []
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -20,17 +21,17 @@ from engine import (
 from engine.games.sage_stones import GAME, NAMES, Pass, Place, Roll, Wipe
 
 
-def position(stones: dict[str, str] | None = None, **extra) -> dict:
-    cells = {name: None for name in GAME.locations()}
+def position(stones: Mapping[str, str | None] | None = None, **extra) -> dict:
+    cells: dict[str, str | None] = {name: None for name in GAME.locations()}
     cells.update(stones or {})
     return {"game": "sage-stones", "cells": cells, **extra}
 
 
-def load(stones: dict[str, str] | None = None, to_move: str = "red", options: dict | None = None, **extra):
+def load(stones: Mapping[str, str | None] | None = None, to_move: str = "red", options: dict | None = None, **extra):
     return GAME.from_position(position(stones, to_move=to_move, options=options or {}, **extra))
 
 
-def column(number: int, colours: list[str]) -> dict[str, str]:
+def column(number: int, colours: Sequence[str | None]) -> dict[str, str | None]:
     """Fill column `number` from row 1 up with these colours."""
     return {f"c{number}r{row}": colour for row, colour in enumerate(colours, start=1)}
 
@@ -386,7 +387,9 @@ def test_places_survive_records_and_positions() -> None:
     while not state.is_over():
         state.push(state.sample_chance() if state.is_chance_node() else random_play.choice(list(state.legal_moves())))
     record = json.loads(json.dumps(save_record(state)))
-    assert record["result"]["places"] == list(state.outcome().places)
+    outcome = state.outcome()
+    assert outcome is not None
+    assert record["result"]["places"] == list(outcome.places)
     assert load_record(record).snapshot() == state.snapshot()
     position = json.loads(json.dumps(state.to_position()))
     assert len(position["finished"]) == 2
@@ -478,7 +481,8 @@ def test_five_colours_on_the_board_mean_five_players() -> None:
 
 def test_a_seat_that_placed_everything_has_won() -> None:
     state = GAME.from_position(position({"c3r1": "blue", "c3r2": "blue"}, options={"stones_per_colour": 2}))
-    assert state.outcome().winner == "p2"
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == "p2"
 
 
 def test_given_scores_that_differ_are_recounted() -> None:

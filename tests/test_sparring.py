@@ -50,7 +50,7 @@ def test_sparring_players_count_their_seconds_on_the_budget_s_timer(name: str) -
         nodes_only.choose(view, Budget.of_nodes(150)),
     )
     assert moves[0] == moves[1]
-    counted = [getattr(player, "iterations", None) or player.nodes for player in (frozen, nodes_only)]
+    counted = [getattr(player, "iterations", None) or getattr(player, "nodes", None) for player in (frozen, nodes_only)]
     assert counted[0] == counted[1] == 150
 
 
@@ -104,13 +104,14 @@ def test_the_morris_peer_plays_legal_moves_within_its_node_budget() -> None:
         else:
             move = rng.choice(list(state.legal_moves()))
         state.push(move)  # checked: an illegal move raises
-    assert state.outcome() is not None and state.outcome().winner == "black"  # the peer beats random moves
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == "black"  # the peer beats random moves
 
 
 def test_the_morris_peer_closes_the_mill_that_wins() -> None:
     """Black is down to three pieces: white's step d7-a7 closes a mill, takes one and wins."""
     game = get_game("morris")
-    cells = {name: None for name in game.locations()}
+    cells: dict[str, str | None] = {name: None for name in game.locations()}
     cells.update(
         {"a1": "white", "a4": "white", "d7": "white", "d1": "white", "g1": "black", "g4": "black", "f6": "black"}
     )
@@ -119,7 +120,8 @@ def test_the_morris_peer_closes_the_mill_that_wins() -> None:
     )
     move = MorrisPeer(seed=0).choose(view_of(state), Budget.of_nodes(3000))
     state.push(move)
-    assert str(move).startswith("d7-a7x") and state.outcome().winner == "white"
+    outcome = state.outcome()
+    assert str(move).startswith("d7-a7x") and outcome is not None and outcome.winner == "white"
 
 
 def test_sparring_players_are_named_and_the_peer_plays_morris_only() -> None:

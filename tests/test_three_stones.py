@@ -14,7 +14,7 @@ GAME = get_game("three-stones")
 
 
 def position(stones: dict[str, str], **extra) -> dict:
-    cells = {name: None for name in POCKET_NAMES}
+    cells: dict[str, str | None] = {name: None for name in POCKET_NAMES}
     cells.update(stones)
     return {"game": "three-stones", "cells": cells, **extra}
 
@@ -171,10 +171,11 @@ def test_game_ends_with_the_last_stone_and_high_score_wins() -> None:
     assert state.ply == 144  # 72 draws + 72 placements
     assert sum(1 for v in state.board if v) == 72
     outcome = state.outcome()
+    assert outcome is not None
     scores = state.scores()
     assert outcome.scores == scores
     if scores["white"] != scores["black"]:
-        assert outcome.winner == max(scores, key=scores.get)
+        assert outcome.winner == max(scores, key=lambda side: scores[side])
     else:
         assert outcome.is_draw
 
@@ -204,6 +205,7 @@ def test_chess_clock_spends_time_and_a_fallen_flag_loses() -> None:
     assert err.value.rule == FLAG_FALLEN  # a code of its own: the page flags on it, never on the words
     state.push("time")
     outcome = state.outcome()
+    assert outcome is not None
     assert outcome.winner == "white" and "time" in outcome.reason
     state.pop()
     state.pop()
@@ -225,6 +227,7 @@ def test_with_the_pouch_the_draw_is_on_the_drawers_clock_and_their_flag_falls() 
         state.push(drawn, seconds=61.0)
     state.push("time")
     outcome = state.outcome()
+    assert outcome is not None
     assert outcome.winners == ("black",) and outcome.reason == "white ran out of time"
 
 

@@ -159,7 +159,7 @@ def deal_text(hands: list[list[str]], start: str | None = None) -> str:
     return text + (f" start {start}" if start else "")
 
 
-def two_hands(p2_has: list[str], p1_has: list[str] = ()) -> list[list[str]]:
+def two_hands(p2_has: list[str], p1_has: tuple[str, ...] | list[str] = ()) -> list[list[str]]:
     """Ten tiles each: the named ones plus low, non-triple fillers."""
     fillers = [
         t

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..core.errors import PositionError, StonesError, shown
 from ..core.game import Game
+
+if TYPE_CHECKING:  # the modules themselves are imported on first use
+    from .morris import Morris
+    from .rings import Rings
+    from .sage_stones import SageStones
+    from .three_stones import ThreeStones
+    from .triple_domino import TripleDomino
 
 GAME_MODULES: dict[str, str] = {
     "three-stones": "three_stones",
@@ -20,6 +27,20 @@ GAME_IDS: tuple[str, ...] = tuple(GAME_MODULES)
 
 class UnknownGameError(StonesError, ValueError):
     """A game id that is not one of the five."""
+
+
+@overload
+def get_game(game_id: Literal["three-stones"]) -> ThreeStones: ...
+@overload
+def get_game(game_id: Literal["morris"]) -> Morris: ...
+@overload
+def get_game(game_id: Literal["rings"]) -> Rings: ...
+@overload
+def get_game(game_id: Literal["sage-stones"]) -> SageStones: ...
+@overload
+def get_game(game_id: Literal["triple-domino"]) -> TripleDomino: ...
+@overload
+def get_game(game_id: Any) -> Game: ...
 
 
 def get_game(game_id: Any) -> Game:

@@ -77,7 +77,9 @@ def test_points_land_on_the_true_locations(app, game: str) -> None:
     assert len(set(match.values())) == len(match), "two points on one location"
     # what was read at each point is what lies there (a symmetric board may be named turned)
     assert all(out["cells"][pid] == meta["cells"][true] for pid, true in match.items())
-    grey = cv2.cvtColor(cv2.imread(str(PHOTOS / meta["image"])), cv2.COLOR_BGR2GRAY)
+    photo = cv2.imread(str(PHOTOS / meta["image"]))
+    assert photo is not None
+    grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
     r = max(2, int(0.15 * pitch))
     blacks = [_patch_grey(grey, out["points"][p], r) for p, t in match.items() if meta["cells"][t] == "black"]
     whites = [_patch_grey(grey, out["points"][p], r) for p, t in match.items() if meta["cells"][t] == "white"]
@@ -101,6 +103,7 @@ def test_points_follow_a_big_photo_turned_by_its_exif_orientation(app) -> None:
     full-size photo's pixels."""
     meta = _truth(SAMPLE["three-stones"])
     shown = cv2.imread(str(PHOTOS / meta["image"]))
+    assert shown is not None
     big = cv2.resize(shown, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
     assert max(big.shape[:2]) > WORK_LONG_SIDE
     stored = cv2.rotate(big, cv2.ROTATE_90_COUNTERCLOCKWISE)

@@ -164,7 +164,9 @@ def test_the_drawing_passes_through_every_location(game, tmp_path):
     for seed in range(3):
         scene, *_ = generate.plan(game, seed, tmp_path, (W, H), 1, 1)
         art = scene.spec["materials"]["board"]["artwork"]
-        drawing = cv2.imread(art["image"])[..., 2]
+        artwork = cv2.imread(art["image"])
+        assert artwork is not None
+        drawing = artwork[..., 2]
         canvas = Canvas(scene.board.outline)
         assert tuple(round(v, 4) for v in canvas.box) == tuple(art["box"])
         for x, y, _ in scene.board.locations():

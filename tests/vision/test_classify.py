@@ -149,19 +149,21 @@ LIGHT_ORANGE = BRIGHT_ORANGE + np.array([2.0, -2.0, 1.5])  # a lit stone: 2.7 un
 def test_a_lone_doubtful_stone_takes_the_name_of_its_look_alikes():
     # a lone "yellow" whose colour sits among fifty oranges is one of them, still marked for checking
     F = coloured([BRIGHT_ORANGE] * 50 + [LIGHT_ORANGE], seed=1)
-    labels, conf = join_lone_stones(["orange"] * 50 + ["yellow"], [0.95] * 50 + [0.77], F)
+    read: list[str | None] = list[str | None](["orange"] * 50 + ["yellow"])
+    labels, conf = join_lone_stones(read, [0.95] * 50 + [0.77], F)
     assert labels[-1] == "orange" and conf[-1] <= RENAMED_CONFIDENCE
 
 
 def test_two_agreeing_look_alikes_are_enough():
     F = coloured([BRIGHT_ORANGE] * 2 + [DARK_RED] * 5 + [LIGHT_ORANGE], seed=2)
-    labels, _ = join_lone_stones(["orange"] * 2 + ["red"] * 5 + ["red"], [0.9] * 7 + [0.79], F)
+    read: list[str | None] = list[str | None](["orange"] * 2 + ["red"] * 5 + ["red"])
+    labels, _ = join_lone_stones(read, [0.9] * 7 + [0.79], F)
     assert labels[-1] == "orange"
 
 
 def test_a_sure_or_distinct_lone_stone_keeps_its_name():
     F = coloured([BRIGHT_ORANGE] * 20 + [LIGHT_ORANGE] + [DARK_RED], seed=3)
-    labels = ["orange"] * 20 + ["yellow", "red"]
+    labels: list[str | None] = list[str | None](["orange"] * 20 + ["yellow", "red"])
     # the yellow is sure of itself; the red is far from every orange in colour
     got, conf = join_lone_stones(labels, [0.95] * 20 + [0.85, 0.5], F)
     assert got == labels and conf == [0.95] * 20 + [0.85, 0.5]
@@ -169,7 +171,7 @@ def test_a_sure_or_distinct_lone_stone_keeps_its_name():
 
 def test_a_stone_with_company_of_its_own_name_keeps_it():
     F = coloured([BRIGHT_ORANGE] * 20 + [LIGHT_ORANGE] * 2, seed=4)
-    labels = ["orange"] * 20 + ["yellow"] * 2
+    labels: list[str | None] = list[str | None](["orange"] * 20 + ["yellow"] * 2)
     assert join_lone_stones(labels, [0.95] * 20 + [0.7, 0.7], F)[0] == labels
 
 

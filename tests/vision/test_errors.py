@@ -108,7 +108,7 @@ def test_empty_table():
     rng = np.random.default_rng(3)
     noise = cv2.GaussianBlur(rng.normal(0, 1, (900, 1200)).astype(np.float32), (0, 0), 6)
     cloth = np.dstack([120 + 40 * noise, 130 + 40 * noise, 140 + 40 * noise])
-    cloth += rng.normal(0, 3, cloth.shape)
+    cloth = cloth + rng.normal(0, 3, cloth.shape)
     img = np.clip(cloth, 0, 255).astype(np.uint8)
     for game in ("three-stones", "morris", "rings", "sage-stones"):
         err = _reason(_jpeg(img), game)

@@ -55,9 +55,9 @@ def test_a_drawn_board_on_a_table_of_its_own_wood_is_found_by_its_drawing() -> N
     K, R, t = _camera(30.0, 20.0)
     H = _plane(K, R, t, 0.0)
     rng = np.random.default_rng(5)
-    img = np.empty((H_PX, W, 3), np.uint8)
-    img[:] = (70, 130, 185)
-    img = np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)
+    plain = np.empty((H_PX, W, 3), np.uint8)
+    plain[:] = (70, 130, 185)
+    img = np.clip(plain + rng.normal(0, 4, plain.shape), 0, 255).astype(np.uint8)
     segments = []
     for s in (3, 2, 1):
         c = [(-s, -s), (s, -s), (s, s), (-s, s)]

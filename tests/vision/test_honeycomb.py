@@ -29,8 +29,8 @@ def test_a_half_filled_board_is_laid_on_its_honeycomb_at_its_place() -> None:
     rng = np.random.default_rng(7)
     truth = view(35.0, 17.0, 22.0, centre=(400.0, 300.0))
     kept = RINGS.xy[rng.random(len(RINGS.xy)) < 0.6]
-    marks = cv2.perspectiveTransform(kept.reshape(-1, 1, 2), truth).reshape(-1, 2)
-    marks += rng.normal(0, 0.7, marks.shape)
+    marks: np.ndarray = cv2.perspectiveTransform(kept.reshape(-1, 1, 2), truth).reshape(-1, 2)
+    marks = marks + rng.normal(0, 0.7, marks.shape)
     stray = rng.uniform((0, 0), (800, 600), (60, 2))
     pts = np.vstack([marks, stray])[rng.permutation(len(marks) + 60)]
     found = [lat for k in range(8) if (lat := grow_honeycomb(pts, np.ones(len(pts)), k)) is not None]

@@ -52,7 +52,7 @@ def _pocket_board_on_its_own_wood(
             tone = (25, 25, 30) if rng.random() < 0.5 else (235, 235, 230)
             cv2.circle(canvas, (int(cx), int(cy)), int(0.38 * s), tone, -1, cv2.LINE_AA)
     photo = cv2.warpPerspective(canvas, H @ np.linalg.inv(C), (W, H_PX), borderMode=cv2.BORDER_REPLICATE)
-    photo += rng.normal(0, 3, photo.shape).astype(np.float32)
+    photo = photo + np.asarray(rng.normal(0, 3, photo.shape)).astype(np.float32)
     return np.clip(photo, 0, 255).astype(np.uint8)
 
 
@@ -61,8 +61,8 @@ def test_a_lattice_is_grown_through_gaps_and_past_stray_marks() -> None:
     truth = _view(35.0, 20.0, 30.0, centre=(200.0, 160.0))
     lattice_pts = np.array([(i, j) for i in range(-4, 5) for j in range(-4, 5)], np.float64)
     kept = lattice_pts[rng.random(len(lattice_pts)) > 0.25]  # a quarter of the pockets faint
-    marks = cv2.perspectiveTransform(kept.reshape(-1, 1, 2), truth).reshape(-1, 2)
-    marks += rng.normal(0, 0.8, marks.shape)  # found to a pixel or so
+    marks: np.ndarray = cv2.perspectiveTransform(kept.reshape(-1, 1, 2), truth).reshape(-1, 2)
+    marks = marks + rng.normal(0, 0.8, marks.shape)  # found to a pixel or so
     stray = rng.uniform((0, 0), (400, 300), (40, 2))  # the table's own pattern
     pts = np.vstack([marks, stray])
     order = rng.permutation(len(pts))
@@ -71,8 +71,8 @@ def test_a_lattice_is_grown_through_gaps_and_past_stray_marks() -> None:
     lat = max(found, key=lambda lt: len(lt.coords))
     assert len(lat.coords) >= 0.9 * len(kept)
     # the lattice's points land on the true lattice's, whatever numbering it chose
-    found = cv2.perspectiveTransform(lat.coords.astype(np.float64).reshape(-1, 1, 2), lat.G).reshape(-1, 2)
-    back = cv2.perspectiveTransform(found.reshape(-1, 1, 2), np.linalg.inv(truth)).reshape(-1, 2)
+    on_photo = cv2.perspectiveTransform(lat.coords.astype(np.float64).reshape(-1, 1, 2), lat.G).reshape(-1, 2)
+    back = cv2.perspectiveTransform(on_photo.reshape(-1, 1, 2), np.linalg.inv(truth)).reshape(-1, 2)
     assert np.abs(back - np.round(back)).max() < 0.1
 
 
@@ -139,8 +139,8 @@ def test_the_lattice_steps_come_from_the_pockets_not_the_board_between_them() ->
     val = np.concatenate([rng.uniform(0.8, 1.0, len(pockets)), rng.uniform(0.3, 0.5, len(islands))])
     order = np.argsort(-val)  # marks come strongest first
     lat = max(lattices_of(pts[order], val[order]), key=lambda lt: len(lt.coords))
-    found = cv2.perspectiveTransform(lat.coords.astype(np.float64).reshape(-1, 1, 2), lat.G).reshape(-1, 2)
-    back = cv2.perspectiveTransform(found.reshape(-1, 1, 2), np.linalg.inv(truth)).reshape(-1, 2)
+    on_photo = cv2.perspectiveTransform(lat.coords.astype(np.float64).reshape(-1, 1, 2), lat.G).reshape(-1, 2)
+    back = cv2.perspectiveTransform(on_photo.reshape(-1, 1, 2), np.linalg.inv(truth)).reshape(-1, 2)
     assert np.abs(back - np.round(back)).max() < 0.1  # on the pockets' lattice, none half a step off
     assert len(lat.coords) >= 0.9 * len(pockets)
 

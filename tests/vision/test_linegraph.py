@@ -27,7 +27,9 @@ def _photo(name: str) -> tuple[np.ndarray, np.ndarray]:
     board = np.array([MORRIS.xy[MORRIS.ids.index(cell)] for cell in meta["cell_px"]], np.float64)
     seen = np.array(list(meta["cell_px"].values()), np.float64)
     truth, _ = cv2.findHomography(board, seen, 0)
-    return cv2.imread(str(PHOTOS / meta["image"])), truth
+    photo = cv2.imread(str(PHOTOS / meta["image"]))
+    assert photo is not None
+    return photo, truth
 
 
 def _small(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,7 @@ def _numbers_at_module_level(path: Path) -> list[str]:
     """Upper-case names a module binds to a number, or to a tuple or dict holding numbers."""
     found = []
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper()]
             holds_number = any(
@@ -58,6 +58,7 @@ def test_the_scan_screen_asks_to_check_the_cells_the_reader_calls_doubtful() -> 
         node.value.value
         for node in scan.body
         if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
         and any(isinstance(t, ast.Name) and t.id == "LOW_CONFIDENCE" for t in node.targets)
     )
     assert line == CHECK_BELOW

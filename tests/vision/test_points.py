@@ -37,6 +37,7 @@ def test_up_and_down_points_look_alike_on_the_points_and_unlike_a_third_off():
     truth = view(20.0, 10.0, SCALE, centre=(650.0, 500.0))
     img = _drawn_board(truth)
     up = point_kinds(RINGS)
+    assert up is not None
     assert point_look_gap(img, truth, RINGS, up) < 2.0
     off = truth @ np.array([[1.0, 0, third_steps()[0][0]], [0, 1.0, third_steps()[0][1]], [0, 0, 1]])
     assert point_look_gap(img, off, RINGS, up) > 20.0

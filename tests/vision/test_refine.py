@@ -24,7 +24,9 @@ def _lines_photo() -> tuple[np.ndarray, np.ndarray]:
     board = np.array([MORRIS.xy[MORRIS.ids.index(pid)] for pid in meta["cell_px"]], np.float64)
     seen = np.array(list(meta["cell_px"].values()), np.float64)
     truth, _ = cv2.findHomography(board, seen, 0)
-    return cv2.cvtColor(cv2.imread(str(LINES / meta["image"])), cv2.COLOR_BGR2GRAY), truth
+    photo = cv2.imread(str(LINES / meta["image"]))
+    assert photo is not None
+    return cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), truth
 
 
 def _off(truth: np.ndarray, dx: float, dy: float, turn: float) -> np.ndarray:

@@ -50,6 +50,8 @@ def test_a_crowded_board_is_refit_on_its_stones_at_the_height_they_show() -> Non
     meta = json.loads((PHOTOS / "hard" / "rings_19017.json").read_text())
     seen = np.array([meta["cell_px"][i] for i in RINGS.ids], np.float64)
     truth, _ = cv2.findHomography(RINGS.xy.astype(np.float64), seen, 0)
-    gray = cv2.cvtColor(cv2.imread(str(PHOTOS / "hard" / meta["image"])), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    photo = cv2.imread(str(PHOTOS / "hard" / meta["image"]))
+    assert photo is not None
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY).astype(np.float32)
     start = truth @ np.array([[1.0, 0.0, 0.06], [0.0, 1.0, -0.05], [0.0, 0.0, 1.0]])
     assert error_units(line_refine(gray, start, RINGS), truth, "rings") < 0.05

@@ -149,7 +149,7 @@ def test_every_committed_forest_says_what_it_learnt_and_how_well_it_reads(forest
 
     path = classify.MODEL_PATH.with_name(forest)
     manifest = classify.read_manifest(path)
-    assert len(manifest["features"]) == cv2.ml.RTrees_load(str(path)).getVarCount()
+    assert len(manifest["features"]) == cv2.ml.RTrees.load(str(path)).getVarCount()
     assert manifest["seeds"] and manifest["trees"] > 0
     assert 0.9 < manifest["metrics"]["accuracy"] <= 1.0 and manifest["metrics"]["cells"] > 100
     assert classify.load_model(None if forest == "cells.xml.gz" else forest[6:-7]) is not None
@@ -158,7 +158,7 @@ def test_every_committed_forest_says_what_it_learnt_and_how_well_it_reads(forest
 def test_the_check_share_is_seeded_and_never_learnt_from():
     from vision.photogen.train import split_photos
 
-    photos = [(Path(f"p{i}.json"), {}) for i in range(10)]
+    photos: list[tuple[Path, dict]] = [(Path(f"p{i}.json"), {}) for i in range(10)]
     learn, check = split_photos(photos, 0.2, seed=0)
     assert len(check) == 2 and len(learn) == 8
     assert not {jf for jf, _ in learn} & {jf for jf, _ in check}
