@@ -39,8 +39,9 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # 89 (rings) and 91 (morris): what the drawn boards' search was made cheaper on (bench/out/dev89, dev91)
 # 97: rings photos the empty look by the drawn circles a group shows (`vision/drawn.py`) was tuned on (bench/out/dev97)
 # 99: pocket boards of glass stones, see-through glass too (branch s33-glass: a stone-outline feature tried on them)
+# 81: pocket boards (three-stones, sage-stones; bench/out/dev81) where a fit found on the stones' bodies was studied
 # 93: a fresh sample of every game (bench/out/dev93), read once to measure, never looked at photo by photo
-CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 83, 85, 87, 89, 91, 93, 97, 99)
+CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 81, 83, 85, 87, 89, 91, 93, 97, 99)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
 # never a training photo (the trainer takes this generator's photos from no seed)
