@@ -210,10 +210,16 @@ def by_hue(
 
 
 def empty_look(evidence: np.ndarray, sizes: np.ndarray, among: np.ndarray | None = None) -> int:
-    """The group that is the board's empty look: the one whose cells lean furthest towards empty
-    (a board shows some empty points), among the groups `among` (bool per group) when given."""
+    """The group that is the board's empty look, among the groups `among` (bool per group) when given:
+    of the groups whose cells lean towards empty, the one with the most summed lean (a handful of
+    cells leaning hard is no board's empty points beside a hundred that lean too); when none leans
+    towards empty, the one whose cells lean least away (a board shows some empty points)."""
     lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
-    return int(np.argmax(lean if among is None else np.where(among, lean, -np.inf)))
+    pool = np.ones(len(lean), bool) if among is None else among
+    leaning = pool & (lean > 0)
+    if leaning.any():
+        return int(np.argmax(np.where(leaning, lean * sizes, -np.inf)))
+    return int(np.argmax(np.where(pool, lean, -np.inf)))
 
 
 def name_groups(
