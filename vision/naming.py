@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .presence import covered_groups, lines_top, stones_among
+from .presence import covered_groups, flat_among_raised, lines_top, stones_among
 
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
 GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
@@ -210,10 +210,16 @@ def by_hue(
 
 
 def empty_look(evidence: np.ndarray, sizes: np.ndarray, among: np.ndarray | None = None) -> int:
-    """The group that is the board's empty look: the one whose cells lean furthest towards empty
-    (a board shows some empty points), among the groups `among` (bool per group) when given."""
+    """The group that is the board's empty look, among the groups `among` (bool per group) when given:
+    of the groups whose cells lean towards empty, the one with the most summed lean (a handful of
+    cells leaning hard is no board's empty points beside a hundred that lean too); when none leans
+    towards empty, the one whose cells lean least away (a board shows some empty points)."""
     lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
-    return int(np.argmax(lean if among is None else np.where(among, lean, -np.inf)))
+    pool = np.ones(len(lean), bool) if among is None else among
+    leaning = pool & (lean > 0)
+    if leaning.any():
+        return int(np.argmax(np.where(leaning, lean * sizes, -np.inf)))
+    return int(np.argmax(np.where(pool, lean, -np.inf)))
 
 
 def name_groups(
@@ -334,8 +340,10 @@ def name_by_groups(
     def summed(cells: np.ndarray) -> np.ndarray:
         return np.log(shares[cells] + VOTE_FLOOR).sum(0)
 
+    flat, stones = np.zeros(len(groups), bool), np.zeros(len(groups), bool)
+    if body is not None:  # the board's flat marks beside domed stones, whatever the forest reads them as
+        groups, flat, stones = flat_among_raised(groups, P[:, EMPTY], colours, *body, MIN_GROUP)
     evidence = np.stack([summed(g) for g in groups])
-    stones = np.zeros(len(groups), bool)
     if body is not None:
         main = empty_look(evidence, np.array([len(g) for g in groups], float))
         feats, columns = body
@@ -346,6 +354,7 @@ def name_by_groups(
                 groups.append(groups[i][side])
                 groups[i] = groups[i][~side]
                 stones = np.r_[stones, True]
+                flat = np.r_[flat, False]
         evidence = np.stack([summed(g) for g in groups])
     bare = np.zeros(len(groups), bool)
     if body is not None:  # the groups that hide the drawn circles beside their points are stones
@@ -353,6 +362,7 @@ def name_by_groups(
         stones |= covered
         # ... and those that show them, and the forest does not call sure stones, are empty points
         bare &= np.array([P[g, EMPTY].mean() >= BARE_DOUBT for g in groups])
+        bare |= flat
     centres = np.stack([colours[g].mean(0) for g in groups])
     sizes = np.array([len(g) for g in groups], float)
     medians = np.stack([np.median(lab[g], 0) for g in groups])

@@ -17,7 +17,9 @@ import cv2
 import numpy as np
 
 from .classify import cell_features, classify, harmonize
-from .refine import point_kinds, point_look_gap
+from .evidence import line_evidence, outline_support, samples_in_view
+from .memo import gray32, shrunk
+from .refine import lattice_steps, point_kinds, point_look_gap
 from .detect import Detection, find_board
 from .errors import VisionError
 from .io import read_image
@@ -32,6 +34,7 @@ from .tuning import (
     FLAT_STD,
     MAX_CAMERA_ERROR,
     MAX_OUTSIDE,
+    MID_SIDE,
     MIN_EVIDENCE,
     MIN_PRESENT,
     MIN_PRESENT_SCATTERED,
@@ -175,7 +178,9 @@ def _read(img: np.ndarray, game: str, t0: float) -> Reading:
     labels, conf = read_cells(img, H, layout)
     if layout.oriented:  # a cell is read no surer than the way round it is read in
         conf = [min(c, orientation["certainty"]) for c in conf]
-    if det.evidence < SURE_FIT.get(game, 0.0) or off_the_points(img, H, layout):  # nor surer than its fit
+    # nor surer than its fit: marks barely shown, off the points, or held by stones a step may be off (on the
+    # search's own fit, whose line samples the search measured already)
+    if det.evidence < SURE_FIT.get(game, 0.0) or off_the_points(img, H, layout) or a_step_in_doubt(img, det.H, layout):
         conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     cells = dict(zip(layout.ids, labels))
     confidence = dict(zip(layout.ids, conf))
@@ -231,6 +236,24 @@ def off_the_points(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     off the points (`refine.onto_the_points` found no shift that puts it on them)."""
     up = point_kinds(layout)
     return up is not None and point_look_gap(img, H, layout, up) >= POINT_KINDS_APART
+
+
+def a_step_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
+    """Whether a rings fit that its stones hold, not its lines, may lie a whole lattice step off: the
+    stones sit on a lattice that repeats, so only the board's outline tells the step, and here a fit one
+    step away (`refine.lattice_steps`) shows the outline as well (dev seed 95: a crowded board read one
+    step off, 64 cells sure and wrong).  A cell is then read no surer than RENAMED_CONFIDENCE."""
+    if layout.game not in SURE_FIT:
+        return False
+    gray = gray32(img)
+    lines = max(line_evidence(gray, H, layout), line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))
+    if lines >= SURE_FIT[layout.game]:
+        return False
+    scale = min(1.0, MID_SIDE / max(img.shape[:2]))
+    mid, to_mid = shrunk(img, MID_SIDE) if scale < 1 else img, np.diag([scale, scale, 1.0])
+    shown = outline_support(mid, to_mid @ H, layout)
+    steps = [np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in lattice_steps(layout.game)]
+    return any(outline_support(mid, to_mid @ H @ step, layout) >= shown for step in steps)
 
 
 def _quality(det: Detection, game: str) -> float:

@@ -35,7 +35,14 @@ from .tuning import (
     PRESENCE_SHADOW_MIN,
     PRESENCE_TIGHT,
     PRESENCE_UNITS,
+    FLAT_SHADE,
+    FLAT_SHARE,
+    RAISED_SHADE,
+    FLAT_OTHER_COLOUR,
+    DOMED_SHARE,
 )
+
+READ_AS_STONES = 0.5  # the forest's mean empty share of a group it reads as stones, below (a majority)
 
 # what a cell's look is made of, each in the unit that makes one step of it about as telling:
 # its colour at the centre against the board, the cast shadow beside it, the lines at its foot
@@ -288,3 +295,67 @@ def decide_presence(
     if lines_meet:
         best = flat_marks(best, P, feats, names)
     return missed_stones(best, P, feats, names, most, lines_meet)
+
+
+def _domed(shade: np.ndarray) -> bool:
+    """Whether cells whose shading is `shade` are domes: even the least shaded quarter of them shaded
+    (`RAISED_SHADE`); disc-shaped stones show their side to the light unevenly, and some of a colour
+    look domed, most flat."""
+    return float(np.percentile(shade, DOMED_SHARE)) >= RAISED_SHADE
+
+
+def _shade_split(shade: np.ndarray, colours: np.ndarray, flat_below: float, least: int) -> np.ndarray | None:
+    """Two-means on one group's shading (`shade` per cell), started at its mean: True for the cells
+    of the shaded part, when it is domes (`_domed`) beside a part flat below `flat_below`, each of at
+    least `least` cells, and the two differ in colour (`colours`) by `FLAT_OTHER_COLOUR`; else None."""
+    side = shade > shade.mean()
+    for _ in range(10):
+        if side.all() or not side.any():
+            return None
+        side = shade > (shade[side].mean() + shade[~side].mean()) / 2
+    if min(side.sum(), (~side).sum()) < least:
+        return None
+    apart = float(np.linalg.norm(colours[side].mean(0) - colours[~side].mean(0)))
+    flat = float(np.median(shade[~side])) <= flat_below
+    return side if _domed(shade[side]) and flat and apart >= FLAT_OTHER_COLOUR else None
+
+
+def flat_among_raised(
+    groups: list[np.ndarray],
+    empty_share: np.ndarray,
+    colours: np.ndarray,
+    feats: np.ndarray,
+    names: list[str],
+    least: int,
+) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """Rings' colour groups (each of at least `least` cells; `colours` per cell) after one that holds
+    flat cells and domes of another colour is split in two (big dark dots beside black glass), and
+    which of them are the board's flat marks and which raised stones.  Domes under one light are all
+    shaded across their bodies, a printed dot or the plain board is not: where every group the forest
+    reads as stones (`empty_share` per cell under a half) but one is clearly domes, that one, far less
+    shaded than the least shaded of them and no smaller than any group read empty, is the board's marks,
+    whatever the forest reads it as.
+    Neither, for every group, on other photos: disc-shaped stones are shaded unevenly (some of a
+    colour look domed, most flat), so a photo of them shows stone groups of both looks."""
+    shade = feats[:, names.index("shade")].astype(np.float64)
+    median = np.array([float(np.median(shade[g])) for g in groups])
+    read_stones = np.array([float(empty_share[g].mean()) < READ_AS_STONES for g in groups])
+    domes = read_stones & np.array([_domed(shade[g]) for g in groups])
+    odd = np.flatnonzero(read_stones & ~domes)
+    nothing = np.zeros(len(groups), bool)
+    if len(odd) != 1 or not domes.any():
+        return groups, nothing, nothing.copy()
+    k = int(odd[0])
+    least_domed = min(float(np.percentile(shade[g], DOMED_SHARE)) for g, dome in zip(groups, domes) if dome)
+    flat_below = min(FLAT_SHADE, FLAT_SHARE * least_domed)
+    side = _shade_split(shade[groups[k]], colours[groups[k]], flat_below, least)
+    if side is not None:  # the marks and the domes of their colour: two groups
+        groups = groups[:k] + [groups[k][~side], groups[k][side]] + groups[k + 1 :]
+        median = np.insert(median, k + 1, float(np.median(shade[groups[k + 1]])))
+        median[k] = float(np.median(shade[groups[k]]))
+        domes = np.insert(domes, k + 1, True)
+    # every empty point shows the marks: no group the forest reads empty is bigger than theirs
+    read_empty = [len(g) for g in groups if float(empty_share[g].mean()) >= READ_AS_STONES]
+    flat = np.zeros(len(groups), bool)
+    flat[k] = median[k] <= flat_below and len(groups[k]) >= max(read_empty, default=0)
+    return groups, flat, domes & flat[k]

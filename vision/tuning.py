@@ -239,5 +239,15 @@ PRESENCE_LINES_EMPTY = 0.3
 PRESENCE_LINES_SPLIT = (
     0.45  # a cell showing less than this share of it hides them (0.4 and 0.5 read dev seeds alike or worse)
 )
+# rings' flat marks among domed stones (`presence.flat_among_raised`), by how shaded across its body a cell is
+# (`shade`, L): the least shaded quarter of a dome group 6.6-14 (disc-shaped stones 0.3-6.5, glass discs under a
+# window too), big printed dots 0.1-1.0 and small ones 2-3.9 beside them, the plain board 0.5-3 (dev seeds 83-97)
+DOMED_SHARE = 25  # percentile of a group's shading that says it is domes ...
+RAISED_SHADE = 6.0  # ... when it is this shaded: domes, showing the photo's light ...
+FLAT_SHADE = 4.5  # ... beside which a group this little shaded (median) ...
+FLAT_SHARE = 0.5  # ... and under this share of the least domed group's is flat: the board's marks
+# colour distance (`naming.colour_space`) between the flat and the domed part of one colour group from which they
+# are marks and stones (dark dots beside black glass: 5.8-7.9), not one colour's stones shaded unevenly (0.3-1.3)
+FLAT_OTHER_COLOUR = 4.0
 SAME_COLOUR = 4.5  # colour distance (classify._stone_colours) within which two stones are one
 # colour: dark red and orange stand 15 or more apart even under a warm light

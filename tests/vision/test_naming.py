@@ -248,3 +248,39 @@ def test_stones_that_mirror_the_circles_but_the_forest_reads_sure_stay_stones():
     P = votes(({EMPTY: 0.9}, 50), ({COLUMNS.index("yellow"): 0.95}, 12), ({BLUE: 0.9}, 15))
     named = name_by_groups(P, P, colours, COLUMNS, (feats, names))
     assert named.best.tolist() == [EMPTY] * 50 + [COLUMNS.index("yellow")] * 12 + [BLUE] * 15
+
+
+NAVY_DOT = (30.0, 10.0, -30.0)  # an empty point under a navy ink marker, lines meeting at it
+
+
+def test_the_empty_look_is_the_many_points_that_lean_empty_not_a_handful():
+    # rings_75007 (dev seed 75): 135 empty points under navy markers lean empty only mildly (blue close
+    # behind), while four cells of another look lean empty hard; the handful was the empty look, and the
+    # many, far from it in colour, could not be empty: they read blue
+    colours = cells((NAVY_DOT, 100), (BOARD, 4), (RED_STONE, 30))
+    P = votes(({EMPTY: 0.55, BLUE: 0.4}, 100), ({EMPTY: 0.95}, 4), ({RED: 0.9}, 30))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best[:100].tolist() == [EMPTY] * 100
+    assert named.best[104:].tolist() == [RED] * 30
+
+
+def test_flat_dots_beside_domed_stones_are_empty_whatever_the_forest_reads():
+    # big dark dots at every empty point, the colour of the black glass beside them (one colour group):
+    # the forest reads them all black; the stones are domes, shaded across their bodies, the dots flat
+    dots, black, white, purple = (8.0, 0.0, -2.0), (12.0, 0.5, 3.0), (70.0, -1.0, -9.0), (33.0, 28.0, -33.0)
+    colours = cells((dots, 100), (black, 30), (white, 40), (purple, 36))
+    P = votes(({BLACK: 0.85}, 130), ({WHITE: 0.6, EMPTY: 0.35}, 40), ({PURPLE: 0.9}, 36))
+    shade = [0.8] * 100 + [9.0] * 30 + [11.0] * 40 + [8.5] * 36
+    named = name_by_groups(P, P, colours, COLUMNS, body(colours, shade=shade))
+    assert named.best.tolist() == [EMPTY] * 100 + [BLACK] * 30 + [WHITE] * 40 + [PURPLE] * 36
+    assert named.doubted[:100].all()  # named against the forest: checked
+
+
+def test_a_colour_of_disc_stones_shaded_unevenly_is_not_taken_for_marks():
+    # disc-shaped stones show their side to the light unevenly: some of a colour look domed, most flat;
+    # no colour group is domes as a whole, so no group is the board's marks
+    colours = cells((BOARD, 60), (BLUE_STONE, 40), (RED_STONE, 30))
+    P = votes(({EMPTY: 0.9}, 60), ({BLUE: 0.9}, 40), ({RED: 0.9}, 30))
+    shade = [1.0] * 60 + [1.8] * 30 + [6.5] * 10 + [2.7] * 15 + [10.0] * 15
+    named = name_by_groups(P, P, colours, COLUMNS, body(colours, shade=shade))
+    assert named.best.tolist() == [EMPTY] * 60 + [BLUE] * 40 + [RED] * 30

@@ -165,6 +165,28 @@ def test_empty_points_are_the_group_that_shows_the_drawn_circles():
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
+@pytest.mark.parametrize("name", ["rings_95010", "rings_97053"])
+def test_flat_dots_beside_domed_stones_are_the_boards_marks(name):
+    # rings_95010 (seed 95): dark dots at the points of cherry wood, the colour of the black glass
+    # beside them, were read as 90 black stones and the blue stones empty; rings_97053: big dark dots
+    # on forest-green paint, with glossy white, orange and black stones, read black while the white
+    # stones read empty.  The stones are domes, shaded across their bodies under the light; the dots
+    # are flat (`presence.flat_among_raised`).  What is left wrong is marked for checking
+    meta, reading = read_hard(name)
+    wrong = misread("rings", reading.cells, meta["cells"])
+    assert len(wrong) <= 12
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
+def test_a_fit_its_stones_hold_a_lattice_step_off_has_every_cell_checked():
+    # rings_95018 (seed 95): 178 matte discs on dark wood hide most of the light inlaid circles; the
+    # fit lay one whole step of the lattice off, where the stones sit centred on locations just as
+    # well, and 68 cells were read wrong and sure.  Only the outline tells the step, and a fit a step
+    # away shows it as well: every cell is checked (`pipeline.a_step_in_doubt`)
+    meta, reading = read_hard("rings_95018")
+    assert all(c < CHECK_BELOW for c in reading.confidence.values())
+
+
 def test_a_reading_holds_still_when_its_fit_moves_by_under_a_pixel():
     # sage-stones_79003 (seed 79): light discs printed on green felt, which the forest reads as 58
     # white stones, and five red glass stones casting their shadows; the discs go empty because the

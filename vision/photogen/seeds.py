@@ -41,7 +41,13 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # 99: pocket boards of glass stones, see-through glass too (branch s33-glass: a stone-outline feature tried on them)
 # 81: pocket boards (three-stones, sage-stones; bench/out/dev81) where a fit found on the stones' bodies was studied
 # 93: a fresh sample of every game (bench/out/dev93), read once to measure, never looked at photo by photo
-CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 81, 83, 85, 87, 89, 91, 93, 97, 99)
+# 95: rings photos the error classes of issue 17 (dots read as stones, sure-wrong colours) were tried on (bench/out/dev95)
+CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 81, 83, 85, 87, 89, 91) + (
+    93,
+    95,
+    97,
+    99,
+)
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
 # never a training photo (the trainer takes this generator's photos from no seed)
