@@ -15,10 +15,10 @@ server: the generated service worker precaches every built file):
   stones.po` (English has none: its words are the message ids). `python.js` writes them into
   Pyodide's file system before `main.py` runs: the modules, and the chosen language's catalog
   only; another language's is fetched when it is picked,
-- `engine.zip` (the rules engine: its .py files and ENGINE_DATA, morris hard's opening book) and
-  `ui.zip` (every page module but main.py), downloaded by `python.js` while Pyodide starts and
-  unpacked when a screen beyond the first needs them (`controllers/later.py`); the computer
-  players' Web Worker (`ai-worker.js`) unpacks the same two zips,
+- `engine.zip` (the rules engine, .py files only) and `ui.zip` (every page module but main.py),
+  downloaded by `python.js` while Pyodide starts and unpacked when a screen beyond the first
+  needs them (`controllers/later.py`); the computer players' Web Worker (`ai-worker.js`)
+  unpacks the same two zips,
 - `web/` page files, with PyScript's config written inline in index.html (no fetch before Python
   starts): its interpreter is `python.js`, which starts the local Pyodide as the page loads instead
   of when PyScript gets to it,
@@ -53,7 +53,6 @@ ROOT = Path(__file__).resolve().parent
 NODE_MODULES = ROOT / "node_modules"
 WEB = ROOT / "web"
 ENGINE = ROOT / "engine"
-ENGINE_DATA = ("ai/games/morris_book.json",)  # the engine's files that are not code: morris hard's opening book
 LOCALE = WEB / "locale"
 
 # What Pyodide fetches at start-up (pyodide-lock.json even with no packages).
@@ -544,8 +543,7 @@ def collect(out: Path) -> dict[str, bytes]:
         sys.exit("build.py: PyScript's core.js imports no core chunk: PYSCRIPT_PATCHES cannot be made")
     files[f"pyscript/{core}"] = with_pyscript_patched(files[f"pyscript/{core}"])
 
-    engine_files = python_sources(ENGINE) + [ENGINE / name for name in ENGINE_DATA]
-    files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in sorted(engine_files)])
+    files["engine.zip"] = make_zip([(p.relative_to(ROOT).as_posix(), p) for p in python_sources(ENGINE)])
     ui_sources = python_sources(WEB, exclude={FIRST_SCREEN_SCRIPT})
     files["ui.zip"] = make_zip([(p.relative_to(WEB).as_posix(), p) for p in ui_sources])
     for path in first_screen_modules():

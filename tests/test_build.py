@@ -108,8 +108,6 @@ def test_the_later_zips_hold_the_engine_and_every_page_module_but_no_words(built
     assert not [name for name in names if not name.endswith(".py")], "catalogs and the catalogue are files of their own"
     with zipfile.ZipFile(io.BytesIO(built["engine.zip"])) as engine:
         assert "engine/__init__.py" in engine.namelist()
-        # morris hard's opening book, read in the browser too
-        assert "engine/ai/games/morris_book.json" in engine.namelist()
 
 
 def pyscript_package(files: dict[str, bytes]) -> dict[str, str]:

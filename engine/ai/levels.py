@@ -43,8 +43,6 @@ def _morris() -> dict[str, Factory]:
         return AlphaBetaPlayer("morris", seed, "medium", k, max_depth=2, win_chance=k.win_chance)
 
     def hard(seed: int) -> Player:
-        from .games.morris_book import book_move
-
         k = m.MorrisKnowledge(m.HARD_WEIGHTS, quiescence=True)
         return AlphaBetaPlayer(
             "morris",
@@ -56,7 +54,6 @@ def _morris() -> dict[str, Factory]:
             reduce_after=MORRIS_REDUCE_AFTER,
             aspiration=MORRIS_ASPIRATION,
             table_limit=MORRIS_TABLE_LIMIT,
-            book=book_move,
         )
 
     return {"easy": easy, "medium": medium, "hard": hard}

@@ -14,12 +14,10 @@ from typing import Any, Callable, Sequence
 
 from ..core import CHANCE
 from .alphabeta import TABLE_LIMIT, WON, AlphaBeta, NegamaxKnowledge
-from .base import Analysis, Clock, OutOfBudget, Player, describe, legal_moves, logistic
+from .base import Analysis, Clock, OutOfBudget, Player, legal_moves, logistic
 from .expectimax import Expectimax, Vector
 
 WinChance = Callable[[float], float]
-# An opening book: the position's move, its value (as the search's) and the depth it was searched to, or None.
-Book = Callable[[Any], "tuple[Any, float, int] | None"]
 
 
 class VectorView:
@@ -103,10 +101,7 @@ class GreedyPlayer(Player):
 
 
 class AlphaBetaPlayer(Player):
-    """Iterative-deepening alpha-beta to `max_depth` (or as deep as the budget allows).
-
-    `book(state)`, if given, is asked first: a move it knows (searched deeper beforehand) is played
-    without searching."""
+    """Iterative-deepening alpha-beta to `max_depth` (or as deep as the budget allows)."""
 
     def __init__(
         self,
@@ -121,11 +116,9 @@ class AlphaBetaPlayer(Player):
         reduce_after: int | None = None,
         aspiration: float | None = None,
         table_limit: int = TABLE_LIMIT,
-        book: Book | None = None,
     ) -> None:
         super().__init__(game_id, seed)
         self.level = level
-        self.book = book
         self.search = AlphaBeta(
             knowledge, max_depth=max_depth, reduce_after=reduce_after, aspiration=aspiration, table_limit=table_limit
         )
@@ -138,13 +131,6 @@ class AlphaBetaPlayer(Player):
         if self.blunder and rng.random() < self.blunder:
             moves = legal_moves(state)
             return Analysis(rng.choice(moves), player)
-        known = self.book(state) if self.book is not None else None
-        if known is not None:
-            move, value, depth = known  # no node searched: the clock is not asked
-            analysis = Analysis(move, player, depth=depth, line=(move,))
-            readable(analysis, self.search.k, value, state, self.win_chance, False)
-            analysis.text = f"{describe(analysis)} (from the opening book, searched to depth {depth})"
-            return analysis
         result = self.search.search(state, clock, rng)
         analysis = Analysis(result.move, player, depth=result.depth, line=result.line)
         readable(analysis, self.search.k, result.value, state, self.win_chance, False)
