@@ -1,7 +1,8 @@
 """Where a reading's time goes, and whether a faster reader still reads every photo the same.
 
     python bench/vision_speed.py [DIR ...] [--games G ...] [--limit N] [--unhurried] [--refusals]
-                                 [--dump OUT.json] [--against BEFORE.json] [--stages] [--profile N]
+                                 [--dump OUT.json] [--against BEFORE.json] [--serial] [--stages]
+                                 [--profile N]
 
 Reads every NAME.jpg + NAME.json pair in the DIRs (default: the wide test set bench/out/photos)
 as its own game, and prints per game the median CPU and wall seconds a photo (with the load
@@ -11,6 +12,11 @@ also asks each photo as the next game (as `bench/vision.py --refusals` does) and
 `--dump` writes every photo's reading (cells, confidences, corners, the refusal's code) and
 `--against` compares them with an earlier dump: the speed work must leave every reading as it
 was (cells, "sure" flags, refusals alike; confidences and corners within float noise).
+
+`--serial` reads on one thread, OpenCV's too: threads let a reading differ run to run by float
+noise (a fit 0.2 px apart), which `--against` would report; a serial reading holds still.  Its
+refusals also look for every other game's board however long they took (a refusal names the game
+it found only within `REFUSE_LOOK_S`, so a faster or slower reader would name it or not).
 
 `--stages` reads on one thread (the detection pool run inline) and adds up the CPU of each stage
 of the reader (exclusive of the stages inside it, `a/b` is b inside a), per game; `--profile N`
@@ -33,6 +39,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
+
+import cv2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -212,13 +220,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", type=Path, help="write every reading here")
     ap.add_argument("--against", type=Path, help="compare every reading with this earlier dump")
     ap.add_argument("--stages", action="store_true", help="read on one thread and add up each stage's CPU")
+    ap.add_argument(
+        "--serial",
+        action="store_true",
+        help="one thread, OpenCV's too, refusals look for every game: the same run to run (--dump/--against)",
+    )
     ap.add_argument("--profile", type=int, metavar="N", help="(serial) print cProfile's N costliest functions")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args(argv)
     if a.unhurried:
         pipeline.SEARCH_LIMIT_S = UNHURRIED_LIMIT_S
     clock = StageClock()
-    if a.stages or a.profile:
+    if a.serial:
+        cv2.setNumThreads(1)
+        pipeline.REFUSE_LOOK_S = UNHURRIED_LIMIT_S  # a refusal looks for every other game, however long it took
+    if a.stages or a.profile or a.serial:
         inline = Inline()
         pipeline.detection_pool = lambda: inline  # type: ignore[assignment]
     if a.stages:

@@ -182,7 +182,25 @@ def _cov_sqrt(cov: np.ndarray, inv: bool = False) -> np.ndarray:
 
 
 def _poly_moments(poly: np.ndarray, res: int = 200) -> tuple[np.ndarray, np.ndarray]:
-    """Centroid and covariance of a filled polygon (rasterised `res` pixels across)."""
+    """Centroid and covariance of a filled polygon (rasterised `res` pixels across); a game's few
+    outlines are laid over every region of every photo, so each is rasterised once."""
+    key = (poly.dtype.str, poly.shape, poly.tobytes(), res)
+    if key not in _POLY_MOMENTS:
+        _POLY_MOMENTS[key] = _frozen_pair(_rasterised_moments(poly, res))
+    return _POLY_MOMENTS[key]
+
+
+_POLY_MOMENTS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # by the polygon's exact values
+
+
+def _frozen_pair(pair: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays made read-only: a kept answer is shared by every later caller."""
+    for a in pair:
+        a.flags.writeable = False
+    return pair
+
+
+def _rasterised_moments(poly: np.ndarray, res: int) -> tuple[np.ndarray, np.ndarray]:
     lo, hi = poly.min(0), poly.max(0)
     s = res / float((hi - lo).max())
     m = np.zeros((int((hi - lo)[1] * s) + 3, int((hi - lo)[0] * s) + 3), np.uint8)
@@ -218,6 +236,22 @@ def _silhouette_ecc(region: np.ndarray, H: np.ndarray, layout: Layout) -> np.nda
     return refined / refined[2, 2]
 
 
+def _overlap(polygon: np.ndarray, region: np.ndarray, region_area: int) -> tuple[int, int]:
+    """(intersection, union) in pixels of the filled `polygon` (integer pixels) and the `region`
+    mask (`region_area` pixels), counted within the polygon's bounding box only: the same counts
+    as over the whole mask (the polygon is filled into a box-sized canvas shifted by whole pixels
+    and clipped at the same image edges), at a fraction of the pixels for 36 angles a region."""
+    h, w = region.shape[:2]
+    x0, y0 = np.maximum(polygon.min(0), 0)
+    x1, y1 = np.minimum(polygon.max(0), (w - 1, h - 1))
+    if x1 < x0 or y1 < y0:  # wholly outside the image
+        return 0, region_area
+    laid = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillPoly(laid, [polygon - np.array([x0, y0], np.int32)], 255)
+    inter = np.count_nonzero(laid & region[y0 : y1 + 1, x0 : x1 + 1])
+    return inter, np.count_nonzero(laid) + region_area - inter
+
+
 def shape_homographies(
     mask: np.ndarray, layout: Layout, steps: int = ROTATION_STEPS, target: np.ndarray | None = None
 ) -> list[np.ndarray]:
@@ -232,6 +266,7 @@ def shape_homographies(
         return []
     region = np.zeros_like(mask)
     cv2.drawContours(region, [c], -1, 255, -1)
+    region_area = np.count_nonzero(region)
     ys, xs = np.nonzero(region)
     pts = np.stack([xs, ys], 1).astype(np.float64)
     centre, cov = pts.mean(0), np.cov(pts.T)
@@ -248,10 +283,7 @@ def shape_homographies(
         if np.linalg.det(A) <= 0:
             continue
         p = (outline - centre0) @ A.T + centre
-        laid = np.zeros_like(mask)
-        cv2.fillPoly(laid, [np.round(p).astype(np.int32)], 255)
-        inter = np.count_nonzero(laid & region)
-        union = np.count_nonzero(laid | region)
+        inter, union = _overlap(np.round(p).astype(np.int32), region, region_area)
         affine = np.eye(3)
         affine[:2, :2] = A
         affine[:2, 2] = centre - A @ centre0

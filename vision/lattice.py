@@ -29,6 +29,7 @@ import numpy as np
 from .consensus import consensus_homography
 from .layouts import Layout
 from .marks import mark_grid, placement_evidence, ring_response
+from .memo import per_image
 
 MARK_RADII_PX = tuple(np.geomspace(4.0, 22.0, 7))  # round-edge radii tried on the small copy (pixels)
 MARK_LEVEL = 0.25  # a mark: a local maximum at least this share of the photo's strongest edges
@@ -221,11 +222,14 @@ def lattices_of(
     return found
 
 
-def lattices(gray: np.ndarray) -> list[Lattice]:
-    """The lattices of round marks in the photo, of every size of mark, the most marks first."""
+@per_image
+def lattices(gray: np.ndarray) -> tuple[Lattice, ...]:
+    """The lattices of round marks in the photo, of every size of mark, the most marks first (once
+    per photo: they are the same whichever pocket board is looked for, and a reading looks for
+    both where one board's grid may be the other's, and again when it refuses a photo)."""
     found = [lat for _, pts, val in round_marks(gray) for lat in lattices_of(pts, val)]
     found.sort(key=lambda f: -len(f.coords))
-    return found
+    return tuple(found)
 
 
 _D4 = tuple(

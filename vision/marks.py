@@ -30,6 +30,8 @@ from .layouts import Layout, get_layout
 RING_DIRECTIONS = 16
 MARK_LEVEL = 0.3  # a clear round edge: this share of the strongest in the warp
 SHIFT_MARGIN = 2.0  # frame margin (board units) that holds the lattice just outside, shifted
+MIN_PEAKS = 8  # round edges a lattice fit needs on its consensus, at least ...
+MIN_PEAK_SHARE = 0.3  # ... and this share of the marks' peaks
 
 
 @dataclass(frozen=True)
@@ -239,18 +241,26 @@ def _sample(resp: np.ndarray, fr: Frame, pts: np.ndarray) -> np.ndarray:
     return v.ravel()
 
 
-def _evidence(resp: np.ndarray, fr: Frame, grid: MarkGrid, shift=(0.0, 0.0)) -> float:
-    scale = float(np.percentile(resp, 99)) + 1e-6
+def _evidence(resp: np.ndarray, fr: Frame, grid: MarkGrid, shift=(0.0, 0.0), scale: float | None = None) -> float:
+    """Round edges at the marks less those on the lattice just outside, against the map's strongest
+    (`scale`: `_strongest(resp)`, given where one map is read at many shifts)."""
+    scale = _strongest(resp) if scale is None else scale
     inner = _sample(resp, fr, grid.points + shift)
     outer = _sample(resp, fr, grid.outer + shift)
     return float(inner.mean() - outer.mean()) / scale
+
+
+def _strongest(resp: np.ndarray) -> float:
+    """The map's strongest round edges (its 99th percentile): what the evidence is measured against."""
+    return float(np.percentile(resp, 99)) + 1e-6
 
 
 def _best_shift(resp: np.ndarray, fr: Frame, H: np.ndarray, grid: MarkGrid) -> np.ndarray:
     """The whole-step translation of the lattice that best matches marks inside, none outside."""
     (ax, ay), (bx, by) = grid.steps
     shifts = [(i * ax + j * bx, i * ay + j * by) for i in (-1, 0, 1) for j in (-1, 0, 1)]
-    _, (dx, dy) = max((_evidence(resp, fr, grid, sh), sh) for sh in shifts)
+    strongest = _strongest(resp)
+    _, (dx, dy) = max((_evidence(resp, fr, grid, sh, strongest), sh) for sh in shifts)
     return H @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
 
 
@@ -258,13 +268,14 @@ def _homography_from_peaks(
     H: np.ndarray, fr: Frame, src: np.ndarray, peaks_px: np.ndarray, thr_units: float
 ) -> np.ndarray | None:
     """RANSAC homography from board units to the peaks (frame pixels of `fr` under H)."""
-    if len(src) < 8:
+    if len(src) < MIN_PEAKS:
         return None
     units = fr.to_units(peaks_px)
     img_pts = cv2.perspectiveTransform(units.reshape(-1, 1, 2), H).reshape(-1, 2)
     c = cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), H).reshape(-1, 2)
     thr = max(1.0, thr_units * float(np.linalg.norm(c[1] - c[0])))
-    H2, inl = consensus_homography(src, img_pts, thr)
-    if H2 is None or inl is None or inl.sum() < max(8, 0.3 * len(src)):
+    least = max(MIN_PEAKS, MIN_PEAK_SHARE * len(src))
+    H2, inl = consensus_homography(src, img_pts, thr, least_share=least / len(src))
+    if H2 is None or inl is None or inl.sum() < least:
         return None
     return H2

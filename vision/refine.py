@@ -268,6 +268,8 @@ def _line_round(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float, nrm
     best = None
     if strong.sum() >= MIN_LINE_MARKS:
         best = _onto_the_lines(H, pts[strong], nrm[strong], off[strong])
+        if best[0] >= 1.0:  # every line sample agrees: no stones' refit can agree more (nor is looked for)
+            return best[1]
     # stones: the strongest round edge of a stone's size near each location.  A stone's edge shows
     # above the board, toward the camera: where stones mark the fit, they are found on that raised
     # plane and the refit is lowered back onto the board
@@ -276,7 +278,9 @@ def _line_round(gray: np.ndarray, H: np.ndarray, layout: Layout, win: float, nrm
     src, found = sure_stones(gray, H_stones, layout, win)
     if len(src) >= MIN_STONE_MARKS:
         img_pts = cv2.perspectiveTransform(found.reshape(-1, 1, 2), H_stones).reshape(-1, 2)
-        refitted, inliers = consensus_homography(src, img_pts, max(1.0, MARK_RANSAC * _unit_px(H)))
+        refitted, inliers = consensus_homography(
+            src, img_pts, max(1.0, MARK_RANSAC * _unit_px(H)), least_share=MIN_SELF_CONSISTENT
+        )
         if refitted is not None and inliers is not None and (best is None or inliers.mean() > best[0]):
             best = (float(inliers.mean()), raised(refitted, gray.shape, -lift))
     return None if best is None or best[0] < MIN_SELF_CONSISTENT else best[1]
@@ -355,7 +359,9 @@ def outline_refine(
         if len(found) < MIN_OUTLINE_EDGES:
             return H
         img_pts = cv2.perspectiveTransform(np.array(found).reshape(-1, 1, 2), H).reshape(-1, 2)
-        refitted, inliers = consensus_homography(np.array(src_pts), img_pts, max(1.0, OUTLINE_RANSAC * _unit_px(H)))
+        refitted, inliers = consensus_homography(
+            np.array(src_pts), img_pts, max(1.0, OUTLINE_RANSAC * _unit_px(H)), least_share=OUTLINE_INLIERS
+        )
         if refitted is None or inliers is None or inliers.sum() < OUTLINE_INLIERS * len(src_pts):
             return H
         H = refitted
