@@ -19,6 +19,9 @@ server: the generated service worker precaches every built file):
   downloaded by `python.js` while Pyodide starts and unpacked when a screen beyond the first
   needs them (`controllers/later.py`); the computer players' Web Worker (`ai-worker.js`)
   unpacks the same two zips,
+- the home screen (the list of games) written into index.html in English, as a template that start.js puts in the
+  page's language and lays out unseen after the loading screen while Pyodide starts: main.py shows it, it draws it
+  no more,
 - `web/` page files, with PyScript's config written inline in index.html (no fetch before Python
   starts): its interpreter is `python.js`, which starts the local Pyodide as the page loads instead
   of when PyScript gets to it,
@@ -43,9 +46,11 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Collection
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -396,6 +401,116 @@ def with_start_plan(index: bytes, plan: dict[str, Any]) -> bytes:
     return before_the_scripts(index, link + script)
 
 
+# ----- the home screen, written into the page ------------------------------------------------
+# The home screen (ui.home.home with no saved game) goes into index.html in English, as a template: start.js puts its
+# words in the page's language and it in the page, unseen (style.css), and the browser lays it out while Pyodide starts;
+# main.py only takes the loading screen above it away, where it drew the screen before (parsing its markup, laying it
+# out and painting it after Pyodide was up). Each language's words are its text outside the boards' pictures, in order.
+HOME_WORDS_ID = "stones-home"  # the JSON of each language's words: {language: [text, ...]}
+HOME_TEMPLATE_ID = "stones-home-screen"  # a <template>: parsed with the page, laid out only once start.js puts it in
+HOME_SLOT = b"</main>"  # the home screen goes in as the last thing in web/index.html's <main id="app">
+
+
+class ScreenText(HTMLParser):
+    """A screen's markup as start.js sees it: its text nodes outside <svg> (in order), and all the rest (its shape)."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.shape: list[Any] = []
+        self._svg_depth = 0  # inside a board's picture: its text is part of the shape
+        self._text_open = False  # consecutive data is one text node
+        self.feed(markup)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._svg_depth += tag == "svg" or self._svg_depth > 0
+        self.shape.append(("start", tag, attrs))
+        self._text_open = False
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.shape.append(("empty", tag, attrs))
+        self._text_open = False
+
+    def handle_endtag(self, tag: str) -> None:
+        self._svg_depth -= self._svg_depth > 0
+        self.shape.append(("end", tag))
+        self._text_open = False
+
+    def handle_data(self, data: str) -> None:
+        if self._svg_depth:
+            self.shape.append(("svg text", data))
+        elif self._text_open:
+            self.texts[-1] += data
+        else:
+            self.texts.append(data)
+            self._text_open = True
+
+
+def home_screens(games: bytes, catalogs: list[tuple[str, bytes]]) -> dict[str, str]:
+    """The home screen with no saved game in every language, as main.py draws it from the built list of games
+    (`games`, ui/catalogue.json) and each language's compiled catalog."""
+    page_modules_importable()
+    from ui import catalogue, i18n
+    from ui.home import home
+
+    with tempfile.TemporaryDirectory() as folder:
+        built = Path(folder) / "catalogue.json"
+        built.write_bytes(games)
+        for name, data in catalogs:
+            (Path(folder) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(folder) / name).write_bytes(data)
+        was = catalogue.CATALOGUE
+        catalogue.CATALOGUE = built  # the list the page reads, not the engine described again
+        try:
+            screens = {}
+            for language in i18n.LANGUAGES:
+                i18n.use(language, Path(folder) / "locale")
+                screens[language] = home(None)
+        finally:
+            catalogue.CATALOGUE = was
+            i18n.use(i18n.DEFAULT)
+    return screens
+
+
+def home_words(screens: dict[str, str]) -> dict[str, list[str]]:
+    """Each language's words of the home screen (not English's: the page holds them); the screens must differ only
+    in their words, as start.js swaps nothing else."""
+    english = ScreenText(screens[default_language()])
+    words = {}
+    for language, markup in screens.items():
+        text = ScreenText(markup)
+        if text.shape != english.shape or len(text.texts) != len(english.texts):
+            sys.exit(f"build.py: the home screen in {language!r} differs from English's in more than its words")
+        if language != default_language():
+            words[language] = text.texts
+    return words
+
+
+def default_language() -> str:
+    """The page's language without a catalog (English): the words the page's own markup is in."""
+    page_modules_importable()
+    from ui.i18n import DEFAULT
+
+    return DEFAULT
+
+
+def with_home_screen(index: bytes, games: bytes, catalogs: list[tuple[str, bytes]]) -> bytes:
+    """index.html with the home screen in English after the loading screen (marked with its language, which start.js
+    changes when it puts in another's words) and every other language's words as JSON for start.js."""
+    if index.count(HOME_SLOT) != 1:
+        sys.exit("build.py: web/index.html needs one <main id=app> for the home screen")
+    screens = home_screens(games, catalogs)
+    english = screens[default_language()]
+    marked = english.replace('<section class="home"', f'<section class="home" data-language="{default_language()}"', 1)
+    if marked == english:
+        sys.exit('build.py: ui.home.home() no longer starts with <section class="home">: update with_home_screen')
+    template = f'  <template id="{HOME_TEMPLATE_ID}">{marked}</template>\n  '
+    index = index.replace(HOME_SLOT, template.encode() + HOME_SLOT, 1)
+    data = json.dumps(home_words(screens), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return before_the_scripts(index, f'  <script type="application/json" id="{HOME_WORDS_ID}">{data}</script>\n')
+
+
 # ----- icons: a wooden octagon with stones, drawn pixel by pixel -------------------
 def _mix(a: tuple[float, ...], b: tuple[float, ...], t: float) -> tuple[float, ...]:
     return tuple(x + (y - x) * t for x, y in zip(a, b))
@@ -561,6 +676,7 @@ def collect(out: Path) -> dict[str, bytes]:
     files["index.html"] = with_start_words(files["index.html"])
     files["index.html"] = with_start_plan(files["index.html"], start_plan([name for name, _ in catalogs]))
     files["index.html"] = with_inline_config(files["index.html"])
+    files["index.html"] = with_home_screen(files["index.html"], files["ui/catalogue.json"], catalogs)
     files["manifest.webmanifest"] = manifest()
     files["icon-192.png"] = draw_icon(192)
     files["icon-512.png"] = draw_icon(512)

@@ -124,3 +124,32 @@ def test_each_language_on_a_phone(browser, live_server, language) -> None:
         assert page.text_content(".moves-title") == moves
         assert placed in page.locator("#moves .words").nth(1).text_content()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# Before the page's scripts run: the home screen build.py wrote into the page, and what the page shows of it.
+WRITTEN_HOME = """addEventListener("DOMContentLoaded", () => {
+    window.writtenHome = document.querySelector("#app > .home");
+    window.writtenHomeSeen = window.writtenHome && getComputedStyle(window.writtenHome).visibility !== "hidden";
+});"""
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_the_home_screen_written_into_the_page_is_the_one_python_draws(browser, live_server, language) -> None:
+    """Issue 20, item 16: build.py writes the home screen into index.html in English and start.js puts in another
+    language's words; it stays unseen under the loading screen until Python shows it (the same element: not drawn
+    again), and it is what Python draws itself, word for word and tag for tag."""
+    with app_page(browser, live_server + "/", locale=language) as page:
+        page.add_init_script(WRITTEN_HOME)
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        assert page.evaluate("window.writtenHome !== null && window.writtenHomeSeen === false")
+        assert page.evaluate("document.querySelector('#app > .home') === window.writtenHome"), "drawn again"
+        assert page.query_selector("#loading") is None
+        check_home(page, language)
+        written = page.inner_html("#app")
+        other = "nl" if language != "nl" else "en"
+        for switch in (other, language):  # the picker: Python draws the home screen in the language
+            page.select_option("#language", switch)
+            page.wait_for_function(f"document.documentElement.lang === '{switch}'")
+        page.wait_for_function("document.querySelector('#app > .home') !== window.writtenHome")
+        assert page.inner_html("#app") == written.strip()

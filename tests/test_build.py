@@ -84,6 +84,8 @@ def test_python_starts_from_a_module_of_its_own_after_the_data_it_reads(built: d
     python = index.index('<script type="module" async src="./python.js"></script>')
     assert index.index('id="stones-start"') < python and index.index('id="stones-words"') < python
     assert python < index.index('src="./start.js"') and python < index.index('src="./pyscript/core.js"')
+    # start.js lays out the home screen as it runs: PyScript's module, run before it, does not wait for that
+    assert index.index('src="./pyscript/core.js"') < index.index('src="./start.js"')
 
 
 def test_each_of_pyscripts_start_chunks_is_preloaded_once(built: dict[str, bytes]) -> None:
@@ -91,6 +93,54 @@ def test_each_of_pyscripts_start_chunks_is_preloaded_once(built: dict[str, bytes
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', built["index.html"].decode())
     assert len(preloads) == len(set(preloads)), preloads
     assert any("/donkey-" in name for name in preloads)
+
+
+def written_home(files: dict[str, bytes]) -> tuple[str, dict[str, list[str]]]:
+    """The home screen build.py wrote into index.html (its template's markup) and each language's words for it."""
+    index = files["index.html"].decode()
+    template = re.search(r'<template id="stones-home-screen">(.*?)</template>', index, re.S)
+    words = re.search(r'<script type="application/json" id="stones-home">(.*?)</script>', index)
+    assert template and words, "index.html carries the home screen and its words"
+    return template.group(1), json.loads(words.group(1).replace("<\\/", "</"))
+
+
+def test_the_home_screen_is_written_into_the_page_as_python_draws_it(built: dict[str, bytes], tmp_path: Any) -> None:
+    """Issue 20, item 16: the home screen (no saved game) is in index.html in English, marked with its language, with
+    every other language's words in the order of its text outside the pictures; put in, each is what ui.home draws."""
+    markup, words = written_home(built)
+    screens = build.home_screens(built["ui/catalogue.json"], build.compiled_catalogs())
+    assert markup == screens["en"].replace('<section class="home"', '<section class="home" data-language="en"', 1)
+    assert sorted(words) == ["de", "es", "fr", "it", "nl"]
+    english = build.ScreenText(screens["en"]).texts
+    assert "Choose a game" in english and "Nine Men's Morris" in english
+    for language, texts in words.items():
+        assert texts == build.ScreenText(screens[language]).texts
+        assert len(texts) == len(english) and texts != english
+    assert "Mühle" in words["de"] and "Wähle ein Spiel" in words["de"]
+    assert markup.count("<svg") == 5  # the boards' pictures are in it, and their text is not among the words
+    index = built["index.html"].decode()
+    assert index.index('id="loading"') < index.index('id="stones-home-screen"') < index.index("</main>")
+
+
+def test_a_home_screen_that_differs_in_more_than_words_stops_the_build() -> None:
+    """start.js swaps text only: a language whose home screen has other tags or attributes cannot be written in."""
+    screens = {
+        "en": '<section class="home"><h2>Choose</h2></section>',
+        "de": '<section class="home"><h2>Wähle</h2></section>',
+    }
+    assert build.home_words(screens) == {"de": ["Wähle"]}
+    with pytest.raises(SystemExit, match="differs from English"):
+        build.home_words(screens | {"fr": '<section class="home" lang="fr"><h2>Choisis</h2></section>'})
+    with pytest.raises(SystemExit, match="differs from English"):
+        build.home_words(screens | {"fr": '<section class="home"><h2>Choisis <b>un</b></h2></section>'})
+
+
+def test_text_inside_a_boards_picture_is_not_among_the_words() -> None:
+    text = build.ScreenText(
+        '<p>a &amp; b <svg><text>3</text><circle r="1"/></svg> c</p><svg><g><text>x</text></g></svg>'
+    )
+    assert text.texts == ["a & b ", " c"]
+    assert ("svg text", "3") in text.shape and ("svg text", "x") in text.shape
 
 
 def test_each_language_but_english_has_its_own_catalog_file(built: dict[str, bytes]) -> None:

@@ -68,6 +68,17 @@ def speak(language: str) -> None:
     document.getElementById("language-picker").innerHTML = language_picker(i18n.language())
 
 
+def show_first_home() -> None:
+    """The home screen build.py wrote into the page, laid out already after the loading screen, if it speaks the
+    language chosen here (start.js put in its words): the loading screen above it goes. Else drawn here."""
+    written = document.querySelector("#app > .home[data-language]")  # JS null arrives as pyodide's jsnull (falsy)
+    if written and written.dataset.language == i18n.language():
+        written.removeAttribute("data-language")
+        document.getElementById("loading").remove()
+    else:
+        document.getElementById("app").innerHTML = home(None)
+
+
 async def fetch_catalog(language: str) -> None:
     """The language's catalog from the server (or the offline cache), the first time it is chosen."""
     target = i18n.catalog_path(language)
@@ -129,7 +140,7 @@ if GameStore(window.localStorage).has_game():
     else:
         page().show_home()
 else:
-    document.getElementById("app").innerHTML = home(None)
+    show_first_home()
     idle = getattr(window, "requestIdleCallback", None)
     later = create_once_callable(lambda *_: page())
     if idle:
