@@ -117,35 +117,6 @@ def test_points_follow_a_big_photo_turned_by_its_exif_orientation(app) -> None:
 
 
 def test_get_tells_the_page_the_companion_is_there(app) -> None:
-    async def run():
-        sent = []
-
-        async def receive():
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(msg):
-            sent.append(msg)
-
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "path": "/api/read",
-            "raw_path": b"/api/read",
-            "query_string": b"",
-            "headers": [],
-            "http_version": "1.1",
-            "scheme": "http",
-            "server": ("127.0.0.1", 80),
-            "client": ("127.0.0.1", 1),
-            "root_path": "",
-            "app": app,
-        }
-        await app(scope, receive, send)
-        return sent
-
-    import asyncio
-
-    sent = asyncio.run(run())
-    assert sent[0]["status"] == 200
-    info = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+    status, info = _call(app, method="GET")
+    assert status == 200
     assert info["ok"] is True and info["games"] == ["three-stones", "morris", "rings", "sage-stones"]

@@ -97,7 +97,9 @@ def test_cli_subprocess_no_traceback(tmp_path):
 # ------------------------------------------------------------------ API (ASGI, no network)
 
 
-def _call(app, body: bytes, content_type: str, query: bytes = b""):
+def _call(app, body: bytes = b"", content_type: str | None = None, query: bytes = b"", method: str = "POST"):
+    """The companion app's answer to one request to /api/read: (status, the JSON body)."""
+
     async def run():
         sent = []
         chunks = [body[i : i + 65536] for i in range(0, len(body), 65536)] or [b""]
@@ -113,11 +115,13 @@ def _call(app, body: bytes, content_type: str, query: bytes = b""):
 
         scope = {
             "type": "http",
-            "method": "POST",
+            "method": method,
             "path": "/api/read",
             "raw_path": b"/api/read",
             "query_string": query,
-            "headers": [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode())],
+            "headers": []
+            if content_type is None
+            else [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode())],
             "http_version": "1.1",
             "scheme": "http",
             "server": ("127.0.0.1", 80),
