@@ -2,7 +2,8 @@
 
     python bench/web.py [--runs 5] [--ai-positions 4] [--think 1.0]
 
-Start-up, the app against bare Pyodide from the same server: cold start = a
+Start-up, the app against bare Pyodide from the same server (and against Pyodide restored from the app's
+start-up snapshot, web/pyodide-start.js, with nothing else: what the app adds to its own Python): cold start = a
 fresh browser profile (nothing cached) until the home screen is drawn by
 Python; warm start = the same profile opening the page again (HTTP cache and
 service worker). A start ends when a check in the page (every 10 ms) sees
@@ -62,6 +63,13 @@ const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", location.hre
 pyodide.runPython("import sys; sys.version");
 document.body.dataset.ready = "1";
 """
+# bare Pyodide restored from the snapshot build.py made, as the app's python.js starts it
+RESTORED_PAGE = BARE_PAGE.replace("bare.js", "restored.js").replace("bare Pyodide", "restored Pyodide")
+RESTORED_SCRIPT = """import { startPython } from "./pyodide-start.js";
+const { python, from } = await startPython(new URL("./pyodide/", location.href).href);
+python.runPython("import sys; sys.version");
+if (from === "snapshot") document.body.dataset.ready = "1";  // a fresh start would time another thing
+"""
 READY = "body[data-ready]"
 TIMEOUT_MS = 120_000
 # A start ends when the page is seen ready (body[data-ready]) by a check that runs in the page every READY_POLL_MS.
@@ -83,11 +91,13 @@ START_TARGET = 1.15  # cold start / bare Pyodide's: the first screen waits for n
 
 
 def site_with_bare_page(tmp: Path) -> Path:
-    """The built app plus bare.html, in one folder served by the same server."""
+    """The built app plus bare.html and restored.html, in one folder served by the same server."""
     site = tmp / "site"
     shutil.copytree(DIST, site)
     (site / "bare.html").write_text(BARE_PAGE, encoding="utf-8")
     (site / "bare.js").write_text(BARE_SCRIPT, encoding="utf-8")
+    (site / "restored.html").write_text(RESTORED_PAGE, encoding="utf-8")
+    (site / "restored.js").write_text(RESTORED_SCRIPT, encoding="utf-8")
     return site
 
 
@@ -417,18 +427,29 @@ def report_ai(times: dict[str, list[float]], seconds: float) -> None:
     )
 
 
-def report_start(
-    app_cold: list[float], app_warm: list[float], bare_cold: list[float], bare_warm: list[float], runs: int
-) -> None:
+START_PAGES = {  # name: (path, label), each measured once a run, in this order
+    "app": ("/", "app (PyScript)"),
+    "bare": ("/bare.html", "bare Pyodide"),
+    "restored": ("/restored.html", "restored Pyodide"),
+}
+
+
+def report_start(starts: dict[str, tuple[list[float], list[float]]], runs: int) -> None:
+    """The medians of each page's (cold, warm) starts, and the app's ratios to the other two."""
     med = statistics.median
     print(f"runs: {runs} (median seconds; cold = fresh profile, warm = second visit)")
-    print(f"{'page':<16}{'cold':>8}{'warm':>8}")
-    print(f"{'app (PyScript)':<16}{med(app_cold):>8.2f}{med(app_warm):>8.2f}")
-    print(f"{'bare Pyodide':<16}{med(bare_cold):>8.2f}{med(bare_warm):>8.2f}")
-    print(f"{'ratio app/bare':<16}{med(app_cold) / med(bare_cold):>8.2f}{med(app_warm) / med(bare_warm):>8.2f}")
-    print("cold runs, app:", " ".join(f"{t:.2f}" for t in app_cold), "| bare:", " ".join(f"{t:.2f}" for t in bare_cold))
-    ratio = med(app_cold) / med(bare_cold)
-    print(f"target: cold ratio ≤ {START_TARGET:.2f} → {'met' if ratio <= START_TARGET else 'NOT met'}")
+    print(f"{'page':<22}{'cold':>8}{'warm':>8}")
+    for name, (cold, warm) in starts.items():
+        print(f"{START_PAGES[name][1]:<22}{med(cold):>8.2f}{med(warm):>8.2f}")
+    (app_cold, app_warm) = starts["app"]
+    for other in ("bare", "restored"):
+        cold, warm = starts[other]
+        print(f"{'ratio app/' + other:<22}{med(app_cold) / med(cold):>8.2f}{med(app_warm) / med(warm):>8.2f}")
+    print(
+        "cold runs:", " | ".join(f"{name}: " + " ".join(f"{t:.2f}" for t in cold) for name, (cold, _) in starts.items())
+    )
+    ratio = med(app_cold) / med(starts["bare"][0])
+    print(f"target: cold ratio app/bare ≤ {START_TARGET:.2f} → {'met' if ratio <= START_TARGET else 'NOT met'}")
 
 
 def play_options(words: list[str]) -> dict[str, dict]:
@@ -485,15 +506,13 @@ def main() -> None:
         tmp = Path(tmp_name)
         site = site_with_bare_page(tmp)
         with serving(create_app(site)) as base:
-            # Interleave the two pages run by run so machine load affects both alike.
-            app_cold, app_warm, bare_cold, bare_warm = [], [], [], []
+            # Interleave the pages run by run so machine load affects them alike.
+            start_times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in START_PAGES}
             for _ in range(args.runs):
-                cold, warm = measure(playwright, f"{base}/", tmp, args.wait)
-                app_cold.append(cold)
-                app_warm.append(warm)
-                cold, warm = measure(playwright, f"{base}/bare.html", tmp, args.wait)
-                bare_cold.append(cold)
-                bare_warm.append(warm)
+                for name, (path, _label) in START_PAGES.items():
+                    cold, warm = measure(playwright, base + path, tmp, args.wait)
+                    start_times[name][0].append(cold)
+                    start_times[name][1].append(warm)
             starts = timeline(playwright, f"{base}/", tmp) if args.timeline else {}
             ai_times = (
                 measure_ai(playwright, f"{base}/", tmp, args.ai_positions, args.think) if args.ai_positions else {}
@@ -516,7 +535,7 @@ def main() -> None:
     if starts:
         report_timeline(starts)
     if args.runs:
-        report_start(app_cold, app_warm, bare_cold, bare_warm, args.runs)
+        report_start(start_times, args.runs)
     if ai_times:
         report_ai(ai_times, args.think)
     if play:

@@ -51,6 +51,7 @@ def fetch(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
         ("/pyodide/pyodide.mjs", "text/javascript"),
         ("/pyodide/pyodide.asm.wasm", "application/wasm"),
         ("/pyodide/pyodide-lock.json", "application/json"),
+        ("/pyodide/snapshot.bin.gz", "application/gzip"),
         ("/engine.zip", "application/zip"),
         ("/locale/de/LC_MESSAGES/stones.mo", "application/octet-stream"),
         ("/python.js", "text/javascript"),

@@ -36,6 +36,7 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".wasm": "application/wasm",
     ".zip": "application/zip",
+    ".gz": "application/gzip",  # Python's start-up snapshot: the page unpacks it itself (no Content-Encoding)
     ".mo": "application/octet-stream",  # a language's compiled words (gettext), read by Python
     ".py": "text/x-python; charset=utf-8",
     ".png": "image/png",

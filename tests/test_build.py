@@ -9,6 +9,7 @@ screens come as zips unpacked on first need.
 from __future__ import annotations
 
 import ast
+import gzip
 import html
 import io
 import json
@@ -86,6 +87,27 @@ def test_python_starts_from_a_module_of_its_own_after_the_data_it_reads(built: d
     assert python < index.index('src="./start.js"') and python < index.index('src="./pyscript/core.js"')
     # start.js lays out the home screen as it runs: PyScript's module, run before it, does not wait for that
     assert index.index('src="./pyscript/core.js"') < index.index('src="./start.js"')
+
+
+def test_pythons_start_up_snapshot_is_pyodides_memory_and_downloads_with_the_page(built: dict[str, bytes]) -> None:
+    """Issue 20, item 16: python.js and the AI worker restore Python from it (web/pyodide-start.js) instead of
+    starting it: the file they ask for is the one built, Pyodide's own format, preloaded by the page."""
+    memory = gzip.decompress(built[build.SNAPSHOT])
+    assert memory[:4] == b"\0snp"  # Pyodide's magic number: its restoreSnapshot refuses anything else
+    assert len(memory) > 16 << 20  # the WebAssembly memory itself follows the header
+    start = (build.WEB / "pyodide-start.js").read_text("utf-8")
+    assert f'export const SNAPSHOT = "./{build.SNAPSHOT}";' in start
+    assert f'<link rel="preload" href="./{build.SNAPSHOT}" as="fetch" crossorigin>'.encode() in built["index.html"]
+
+
+def test_the_snapshot_is_made_once_per_pyodide(built: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Making it takes Node.js seconds: a build whose Pyodide is the last one's takes it from the cache."""
+
+    def no_node(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"Node.js was run again: {args}")
+
+    monkeypatch.setattr(build.subprocess, "run", no_node)
+    assert build.pyodide_snapshot() == built[build.SNAPSHOT]
 
 
 def test_each_of_pyscripts_start_chunks_is_preloaded_once(built: dict[str, bytes]) -> None:

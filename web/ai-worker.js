@@ -1,11 +1,12 @@
 // The computer players' Web Worker: Pyodide with the engine, so a search never freezes the page.
 //
 // Started once by ai.js (after the page is interactive) and reused for every move. It loads the
-// same pyodide/ files, engine.zip and ui.zip as the page (the service worker precaches them all,
-// so it works offline too), then answers each message {id, request} with {type: "answer", id,
-// answer}: request and answer are JSON text, handled by ui/think.py (`answer_json`). Messages that
-// arrive while Pyodide is still loading wait for it, in order.
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+// same pyodide/ files (Python restored from the same snapshot: pyodide-start.js), engine.zip and
+// ui.zip as the page (the service worker precaches them all, so it works offline too), then
+// answers each message {id, request} with {type: "answer", id, answer}: request and answer are
+// JSON text, handled by ui/think.py (`answer_json`). Messages that arrive while Pyodide is still
+// loading wait for it, in order.
+import { startPython } from "./pyodide-start.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const reason = (error) => String((error && error.message) || error);
@@ -16,9 +17,11 @@ async function download(name) {
   return response.arrayBuffer();
 }
 
+let pythonFrom = "";  // "snapshot" or "fresh" (pyodide-start.js), told to the page when ready
+
 const answerJson = (async () => {
   const [pyodide, engine, ui] = await Promise.all([
-    loadPyodide({ indexURL: here("./pyodide/") }),
+    startPython(here("./pyodide/")).then(({ python, from }) => { pythonFrom = from; return python; }),
     download("./engine.zip"),
     download("./ui.zip"),
   ]);
@@ -29,7 +32,7 @@ const answerJson = (async () => {
 })();
 
 answerJson.then(
-  () => postMessage({ type: "ready" }),
+  () => postMessage({ type: "ready", python: pythonFrom }),
   (error) => postMessage({ type: "failed", error: reason(error) }),
 );
 

@@ -5,12 +5,13 @@
 //   window.stonesAI.status                      → "idle" | "starting" | "ready" | "failed"
 //   window.stonesAI.error                       → why it failed, in words
 //   window.stonesAI.answered                    → how many answers arrived so far
+//   window.stonesAI.python                      → where the worker's Python came from: "snapshot" or "fresh"
 //
 // main.py (Python) awaits ask() once the worker is ready (until then it thinks on its own thread);
 // every change of status is announced as a "stones:ai" event so the page can say so or offer its
 // fallback (thinking on the page itself). A worker that cannot start, is not ready in time, or
 // gives no answer in time, rejects every pending request with the reason: nothing waits silently.
-const ai = { status: "idle", error: "", worker: null, nextId: 1, pending: new Map(), answered: 0, startTimer: 0 };
+const ai = { status: "idle", error: "", python: "", worker: null, nextId: 1, pending: new Map(), answered: 0, startTimer: 0 };
 // Until the worker is ready the page thinks on its own thread (main.py); a worker not ready after this
 // long counts as failed, so the page says so instead of thinking there for good without a word.
 const START_TIMEOUT_MS = 120_000;
@@ -37,6 +38,7 @@ function receive({ data }) {
   if (data.type === "ready") {
     clearTimeout(ai.startTimer);
     ai.status = "ready";
+    ai.python = data.python;
     announce();
   } else if (data.type === "failed") {
     fail(`it could not start (${data.error})`);
@@ -92,4 +94,5 @@ window.stonesAI = {
   get status() { return ai.status; },
   get error() { return ai.error; },
   get answered() { return ai.answered; },  // answers received (stale ones included): for tests and the bench
+  get python() { return ai.python; },
 };

@@ -5,12 +5,16 @@
 // over the Pyodide started here. Without it Pyodide would start only once PyScript's own modules,
 // its config and its storage were ready.
 //
+// Python comes from the snapshot build.py made of its memory (pyodide-start.js: its own start skipped), else afresh;
+// window.stonesPython says which, and why not the snapshot.
+//
 // Before Python runs, the first screen's files are written into its file system: the modules the
 // list of games needs and the chosen language's catalog (English needs none: the text is the
 // message id). build.py lists them in #stones-start. The engine and the rest of the page
 // (engine.zip, ui.zip) download meanwhile and are kept as bytes: controllers/later.py unpacks them
 // when a screen first needs them, so the first screen waits for no unpacking or import of theirs.
-import { loadPyodide as startPyodide, version } from "./pyodide/pyodide.mjs";
+import { version } from "./pyodide/pyodide.mjs";
+import { startPython } from "./pyodide-start.js";
 
 export { version };
 
@@ -37,8 +41,11 @@ async function download(path) {
 }
 
 performance.mark("stones: Pyodide asked for");  // bench/web.py --timeline shows these marks
-const pyodide = startPyodide({ indexURL: here("./pyodide/") });
-pyodide.then(() => performance.mark("stones: Pyodide started"));
+const pyodide = startPython(here("./pyodide/")).then(({ python, from, why }) => {
+  window.stonesPython = { from, why };
+  performance.mark("stones: Pyodide started");
+  return python;
+});
 
 const catalog = (start.catalogs || {})[language];
 const firstScreen = Promise.all([
