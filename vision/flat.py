@@ -31,10 +31,10 @@ def flat_colours(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list
             continue
         if P[cells, c].mean() >= PRESENCE_DOUBT:
             continue
-        if not is_raised(feats[others], feats[cells], feats[others], names, lines_meet=False):
-            continue
         if np.median(feats[others, shade]) < PRESENCE_SHADOW_GAIN * np.median(feats[cells, shade]):
             continue  # shaded across its body like the others: a lower stone, not a flat print
+        if not is_raised(feats[others], feats[cells], feats[others], names, lines_meet=False, bodies_apart=True):
+            continue
         empty = np.flatnonzero(best == 0)
         if len(empty) >= PRESENCE_MIN and np.median(feats[cells, shadow]) >= PRESENCE_SHADOW_GAIN * np.median(
             feats[empty, shadow]

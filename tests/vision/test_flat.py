@@ -66,3 +66,23 @@ def test_without_raised_stones_to_compare_nothing_changes():
     cells = [POCKET] * 30 + [DISC] * 6 + [GREEN_STONE]
     votes = [SURE_EMPTY] * 30 + [READ_WHITE] * 6 + [SURE_GREEN]
     assert read(cells, votes) == [EMPTY] * 30 + [WHITE] * 6 + [GREEN]
+
+
+def test_discs_that_catch_the_stones_weak_shadows_are_still_flat():
+    # light discs on red felt beside glass stones (dev seed 81): the glass casts a weak shadow (4.5)
+    # and the discs next to a stone catch some of it (up to 4.2), so a shadow floor fitted to the
+    # discs' own noise stood above the stones'; the stones' bodies are shaded across, the discs' not
+    near_stone = body(cell(24.0, 4.2, 0.0), 0.5)
+    glass = body(cell(-10.0, 4.5, 0.0, lit=2.6), 3.2)
+    cells = [DISC] * 33 + [near_stone] * 6 + [glass] * 6
+    assert read(cells, [READ_WHITE] * 39 + [SURE_GREEN] * 6) == [EMPTY] * 39 + [GREEN] * 6
+
+
+def test_stones_shaded_like_the_discs_need_the_shadow_floor():
+    # the same weak shadows, but the colour's bodies are shaded like the others': not told apart by
+    # their shading, so a shadow under the floor says nothing and they stay stones
+    low_white = body(cell(24.0, 1.2, 0.0, lit=2.6), 3.0)
+    near_stone = body(cell(24.0, 4.2, 0.0, lit=2.6), 3.0)
+    glass = body(cell(-10.0, 4.5, 0.0, lit=2.6), 3.2)
+    cells = [low_white] * 33 + [near_stone] * 6 + [glass] * 6
+    assert read(cells, [READ_WHITE] * 39 + [SURE_GREEN] * 6) == [WHITE] * 39 + [GREEN] * 6

@@ -146,6 +146,18 @@ def test_dark_discs_printed_for_empty_pockets_read_empty_beside_raised_stones():
     assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
+@pytest.mark.parametrize("name", ["sage-stones_81000", "sage-stones_81005"])
+def test_light_discs_beside_glass_stones_that_cast_weak_shadows_read_empty(name):
+    # light discs printed on red felt, which the forest reads as white stones (39 of them sure on
+    # 81000); the glass and glossy stones cast weak shadows that the discs beside them catch, but
+    # their bodies are shaded across where the discs are flat (`vision/flat.py`).  Not yet exact:
+    # on 81000 the red stones on the red felt and the yellow ones read empty, each marked
+    meta, reading = read_hard(name)
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert len(wrong) <= {"sage-stones_81000": 18, "sage-stones_81005": 1}[name]
+
+
 @pytest.mark.parametrize("name", ["rings_65003", "rings_75011"])
 def test_a_whole_look_is_named_as_one_group(name):
     # rings_65003: red and orange stones on an ochre board; the forest calls the red ones orange, and
