@@ -21,7 +21,7 @@ import numpy as np
 
 from .camera import raised
 from .drawn import lines_shown
-from .flat import flat_colours
+from .flat import flat_colours, stones_unlike_the_pockets
 from .frame import Frame
 from .layouts import Layout
 from .naming import colour_groups, colour_space, name_by_groups
@@ -31,6 +31,7 @@ from .tuning import (
     CHECK_BELOW,
     GROUP_MAJORITY,
     LOOK_SURE,
+    POCKETS_BY_COLOUR,
     PRESENCE_GAMES,
     RENAME_BELOW,
     RENAMED_CONFIDENCE,
@@ -475,6 +476,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
             clear = allowed.index(CLASSES.index("clear")) if "clear" in layout.palette else None
             grouped = flat_colours(grouped, P, feats, feature_names(), clear)
         grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
+        if layout.game in POCKETS_BY_COLOUR:
+            grouped = stones_unlike_the_pockets(grouped, P, post, feats, feature_names())
         decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)

@@ -1,4 +1,5 @@
-"""Empty pockets read as stones of a colour, found per photo by their flat look.
+"""Empty pockets read as stones of a colour, found per photo by their flat look; stones read as
+empty pockets, by their colour unlike the pockets'.
 
 On a pocket board the forest, reading one cell at a time, can take a whole photo's empty pockets
 for stones of one colour: light discs printed on a dark felt read as white stones, a navy cap's
@@ -14,7 +15,15 @@ from __future__ import annotations
 import numpy as np
 
 from .presence import is_raised
-from .tuning import PRESENCE_DOUBT, PRESENCE_MIN, PRESENCE_SHADOW_GAIN
+from .tuning import (
+    POCKETS_SURE,
+    POCKETS_SURE_MIN,
+    POCKETS_UNLIKE,
+    POCKETS_UNLIKE_MIN,
+    PRESENCE_DOUBT,
+    PRESENCE_MIN,
+    PRESENCE_SHADOW_GAIN,
+)
 
 
 def flat_colours(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list[str], clear: int | None) -> np.ndarray:
@@ -41,4 +50,30 @@ def flat_colours(best: np.ndarray, P: np.ndarray, feats: np.ndarray, names: list
         ):
             continue  # raised over the empty pockets: stones after all, only lower than the others
         best[cells] = 0
+    return best
+
+
+def stones_unlike_the_pockets(
+    best: np.ndarray, P: np.ndarray, post: np.ndarray, feats: np.ndarray, names: list[str]
+) -> np.ndarray:
+    """Class per cell (0 empty, columns of `P` otherwise) after the cells read empty whose colour
+    stands far from the photo's empty look, and that the forest doubts as a group, take the stone
+    colour each is likeliest to be (`post`: the forest's votes weighed by the photo's looks).  One
+    photo's empty pockets look alike, whatever the light does to the stones: white matte discs on
+    cream paint, orange glass under a tungsten lamp, read empty one by one, stand 14-38 Lab from
+    the pockets the forest is sure of, which spread about 1 around their look (`POCKETS_UNLIKE`).
+    The colour is the forest's guess and often wrong (white read black, yellow black): the caller
+    marks every cell so found for checking."""
+    empty = np.flatnonzero(best == 0)
+    sure = empty[P[empty, 0] >= POCKETS_SURE]
+    if len(sure) < POCKETS_SURE_MIN:
+        return best
+    colour = feats[:, [names.index("dL"), names.index("da"), names.index("db")]].astype(np.float64)
+    look = np.median(colour[sure], 0)
+    spread = float(np.median(np.linalg.norm(colour[sure] - look, axis=1)))
+    far = empty[np.linalg.norm(colour[empty] - look, axis=1) >= max(POCKETS_UNLIKE * spread, POCKETS_UNLIKE_MIN)]
+    if len(far) < 2 * PRESENCE_MIN or P[far, 0].mean() >= PRESENCE_DOUBT:
+        return best
+    best = best.copy()
+    best[far] = 1 + post[far, 1:].argmax(1)
     return best

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from test_presence import NAMES, cell, photo
 
-from vision.flat import flat_colours
+from vision.flat import flat_colours, stones_unlike_the_pockets
 
 EMPTY, WHITE, GREEN, CLEAR = 0, 1, 2, 3  # columns of the votes: empty, then a palette
 
@@ -86,3 +86,33 @@ def test_stones_shaded_like_the_discs_need_the_shadow_floor():
     glass = body(cell(-10.0, 4.5, 0.0, lit=2.6), 3.2)
     cells = [low_white] * 33 + [near_stone] * 6 + [glass] * 6
     assert read(cells, [READ_WHITE] * 39 + [SURE_GREEN] * 6) == [WHITE] * 39 + [GREEN] * 6
+
+
+def unlike(cells: list[dict[str, float]], votes: list[list[float]]) -> list[int]:
+    P = np.array(votes)
+    return stones_unlike_the_pockets(P.argmax(1), P, P, photo(cells), NAMES).tolist()
+
+
+CAP = body(cell(0.0, 1.0, 0.0), 7.0)  # an empty cap pocket: the board's colour, the cup shaded
+PALE_WHITE = dict(body(cell(-2.0, 3.5, 0.0), 0.8), da=9.7, db=-10.6)  # a white disc under a lamp, read empty
+LEAN_EMPTY_WHITE = [0.58, 0.25, 0.07, 0.1]
+
+
+def test_pockets_that_stand_far_in_colour_from_the_sure_empty_look_are_stones():
+    cells = [CAP] * 14 + [PALE_WHITE] * 6 + [GREEN_STONE] * 4
+    votes = [SURE_EMPTY] * 14 + [LEAN_EMPTY_WHITE] * 6 + [SURE_GREEN] * 4
+    assert unlike(cells, votes) == [EMPTY] * 14 + [WHITE] * 6 + [GREEN] * 4
+
+
+def test_pockets_the_forest_is_sure_of_stay_empty_however_far_their_colour():
+    # a light gradient moves empty pockets away from the look: the forest does not doubt them
+    lit_cap = dict(CAP, da=9.7, db=-10.6)
+    cells = [CAP] * 14 + [lit_cap] * 6
+    votes = [SURE_EMPTY] * 14 + [[0.85, 0.1, 0.03, 0.02]] * 6
+    assert unlike(cells, votes) == [EMPTY] * 20
+
+
+def test_too_few_pockets_far_from_the_look_say_nothing():
+    cells = [CAP] * 14 + [PALE_WHITE] * 3
+    votes = [SURE_EMPTY] * 14 + [LEAN_EMPTY_WHITE] * 3
+    assert unlike(cells, votes) == [EMPTY] * 17
