@@ -16,6 +16,7 @@ import numpy as np
 
 from .presence import is_raised
 from .tuning import (
+    POCKETS_GAP,
     POCKETS_SURE,
     POCKETS_SURE_MIN,
     POCKETS_UNLIKE,
@@ -61,7 +62,8 @@ def stones_unlike_the_pockets(
     colour each is likeliest to be (`post`: the forest's votes weighed by the photo's looks).  One
     photo's empty pockets look alike, whatever the light does to the stones: white matte discs on
     cream paint, orange glass under a tungsten lamp, read empty one by one, stand 14-38 Lab from
-    the pockets the forest is sure of, which spread about 1 around their look (`POCKETS_UNLIKE`).
+    the pockets the forest is sure of, which spread about 1 around their look (`POCKETS_UNLIKE`), with
+    no pocket between (`POCKETS_GAP`: a lamp's light moves pockets from the look by every amount).
     The colour is the forest's guess and often wrong (white read black, yellow black): the caller
     marks every cell so found for checking."""
     empty = np.flatnonzero(best == 0)
@@ -71,9 +73,13 @@ def stones_unlike_the_pockets(
     colour = feats[:, [names.index("dL"), names.index("da"), names.index("db")]].astype(np.float64)
     look = np.median(colour[sure], 0)
     spread = float(np.median(np.linalg.norm(colour[sure] - look, axis=1)))
-    far = empty[np.linalg.norm(colour[empty] - look, axis=1) >= max(POCKETS_UNLIKE * spread, POCKETS_UNLIKE_MIN)]
+    apart = np.linalg.norm(colour[empty] - look, axis=1)
+    is_far = apart >= max(POCKETS_UNLIKE * spread, POCKETS_UNLIKE_MIN)
+    far = empty[is_far]
     if len(far) < 2 * PRESENCE_MIN or P[far, 0].mean() >= PRESENCE_DOUBT:
         return best
+    if apart[is_far].min() < POCKETS_GAP * apart[~is_far].max():
+        return best  # pockets at every distance between: a light across the board, not stones
     best = best.copy()
     best[far] = 1 + post[far, 1:].argmax(1)
     return best

@@ -248,6 +248,10 @@ POCKETS_SURE = 0.8  # the forest's empty share of a pocket whose colour shows th
 POCKETS_SURE_MIN = 5  # ... of this many pockets at least
 POCKETS_UNLIKE = 4.0  # times the sure pockets' median distance from their look ...
 POCKETS_UNLIKE_MIN = 6.0  # ... and at least this Lab distance from it: not an empty pocket
+# ... with a gap between: the nearest of them this many times as far as the farthest pocket read empty left
+# (stones 1.6-19 times; drilled pockets on red paint under a lamp, committed sage-stones_45010, run
+# without a gap from 0.7 to 14 Lab)
+POCKETS_GAP = 1.5
 # games whose pockets hold it: on three-stones boards (clear glass among the stones) groups of empty pockets
 # this far from the sure ones' look, and doubted, showed on 6 of dev seeds 81 and 103's 40 photos, and
 # stones read empty so on one (three-stones_81014, a fit on the stones' bodies)

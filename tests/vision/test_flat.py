@@ -116,3 +116,11 @@ def test_too_few_pockets_far_from_the_look_say_nothing():
     cells = [CAP] * 14 + [PALE_WHITE] * 3
     votes = [SURE_EMPTY] * 14 + [LEAN_EMPTY_WHITE] * 3
     assert unlike(cells, votes) == [EMPTY] * 17
+
+
+def test_pockets_at_every_distance_from_the_look_are_a_light_not_stones():
+    # drilled pockets on red paint under a lamp (sage-stones_45010): the light moves the pockets away
+    # from the sure ones' look by every amount, and the farthest, which the forest doubts, are no group
+    cells = [CAP] * 14 + [dict(CAP, da=float(k), db=-float(k)) for k in range(2, 12)]
+    votes = [SURE_EMPTY] * 14 + [[0.85, 0.1, 0.03, 0.02]] * 6 + [LEAN_EMPTY_WHITE] * 4
+    assert unlike(cells, votes) == [EMPTY] * 24
