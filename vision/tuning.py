@@ -244,7 +244,7 @@ PRESENCE_LINES_SPLIT = (
 # pockets the forest is sure of are stones (dev seeds 81 and 103: stones read empty stood 8.6-38 Lab from it,
 # the sure pockets 0.7-1.2 about it; pockets the light moved 6-12 from it were two on a photo, or the forest
 # did not doubt them: mean empty share 0.79 on the wide set's sage-stones_1004)
-POCKETS_SURE = 0.8  # the forest's empty share of a pocket whose colour shows the photo's empty look
+POCKETS_SURE = 0.8  # the forest's empty share of a pocket whose colour shows the photo's empty look (or found flat)
 POCKETS_SURE_MIN = 5  # ... of this many pockets at least
 POCKETS_UNLIKE = 4.0  # times the sure pockets' median distance from their look ...
 POCKETS_UNLIKE_MIN = 6.0  # ... and at least this Lab distance from it: not an empty pocket

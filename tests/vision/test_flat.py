@@ -88,9 +88,10 @@ def test_stones_shaded_like_the_discs_need_the_shadow_floor():
     assert read(cells, [READ_WHITE] * 39 + [SURE_GREEN] * 6) == [WHITE] * 39 + [GREEN] * 6
 
 
-def unlike(cells: list[dict[str, float]], votes: list[list[float]]) -> list[int]:
+def unlike(cells: list[dict[str, float]], votes: list[list[float]], flat: list[bool] | None = None) -> list[int]:
     P = np.array(votes)
-    return stones_unlike_the_pockets(P.argmax(1), P, P, photo(cells), NAMES).tolist()
+    emptied = np.array(flat if flat is not None else [False] * len(cells))
+    return stones_unlike_the_pockets(P.argmax(1), P, P, photo(cells), NAMES, emptied).tolist()
 
 
 CAP = body(cell(0.0, 1.0, 0.0), 7.0)  # an empty cap pocket: the board's colour, the cup shaded
@@ -124,3 +125,24 @@ def test_pockets_at_every_distance_from_the_look_are_a_light_not_stones():
     cells = [CAP] * 14 + [dict(CAP, da=float(k), db=-float(k)) for k in range(2, 12)]
     votes = [SURE_EMPTY] * 14 + [[0.85, 0.1, 0.03, 0.02]] * 6 + [LEAN_EMPTY_WHITE] * 4
     assert unlike(cells, votes) == [EMPTY] * 24
+
+
+def test_the_discs_found_flat_show_the_empty_look_the_forest_was_not_sure_of():
+    # light discs on red felt, found flat (`flat_colours`) though the forest leant white on them: they
+    # are the empty look, and the red stones on the red felt, read empty, stand far from it
+    red_on_red = dict(body(cell(2.5, 3.7, 0.0, lit=2.6), 2.1), da=-3.6, db=-4.9)
+    cells = [DISC] * 30 + [red_on_red] * 6 + [GREEN_STONE] * 4
+    votes = [[0.6, 0.35, 0.03, 0.02]] * 30 + [[0.69, 0.05, 0.24, 0.02]] * 6 + [SURE_GREEN] * 4
+    flat = [True] * 30 + [False] * 10
+    assert unlike(cells, votes, flat) == [EMPTY] * 30 + [GREEN] * 6 + [GREEN] * 4
+    assert unlike(cells, votes) == [EMPTY] * 36 + [GREEN] * 4  # no pocket the forest is sure of: no look
+
+
+def test_a_flat_colour_beside_stones_read_empty_is_the_pockets():
+    # dark discs printed on cream paper, all read black, and the board's three blue stones read empty:
+    # no other colour is read, so the raised cells read empty are the stones the discs are flat beside
+    dark_disc = body(cell(-71.0, 0.3, 0.0), 0.05)
+    blue = body(cell(-53.0, 5.7, 0.0, lit=2.6), 6.4)
+    cells = [dark_disc] * 30 + [blue] * 3
+    votes = [[0.32, 0.47, 0.19, 0.02]] * 30 + [[0.43, 0.1, 0.17, 0.3]] * 3
+    assert read(cells, votes) == [EMPTY] * 33

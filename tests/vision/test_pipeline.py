@@ -150,12 +150,22 @@ def test_dark_discs_printed_for_empty_pockets_read_empty_beside_raised_stones():
 def test_light_discs_beside_glass_stones_that_cast_weak_shadows_read_empty(name):
     # light discs printed on red felt, which the forest reads as white stones (39 of them sure on
     # 81000); the glass and glossy stones cast weak shadows that the discs beside them catch, but
-    # their bodies are shaded across where the discs are flat (`vision/flat.py`).  Not yet exact:
-    # on 81000 the red stones on the red felt and the yellow ones read empty, each marked
+    # their bodies are shaded across where the discs are flat (`vision/flat.py`); the discs found flat
+    # show the empty look, far from which the red stones on the red felt, read empty, are found.  Not
+    # yet exact: on 81000 the yellow stones read orange, each marked
     meta, reading = read_hard(name)
     wrong = misread("sage-stones", reading.cells, meta["cells"])
     assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
-    assert len(wrong) <= {"sage-stones_81000": 18, "sage-stones_81005": 1}[name]
+    assert len(wrong) <= {"sage-stones_81000": 8, "sage-stones_81005": 1}[name]
+
+
+def test_dark_discs_read_as_stones_beside_stones_read_empty_are_the_pockets():
+    # sage-stones_103011 (dev seed 103): dark discs printed on cream paper, all 60 read black, and the
+    # three blue glass stones read empty; with no other colour read, the raised cells read empty are the
+    # stones the discs lie flat beside.  Not yet exact: the blue stones still read empty, marked
+    meta, reading = read_hard("sage-stones_103011")
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert all(meta["cells"].get(pid) == "blue" and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
 @pytest.mark.parametrize("name", ["sage-stones_81014", "sage-stones_81017"])
