@@ -214,13 +214,15 @@ def is_raised(
     clear as one of 6 beside drawn lines, and a fixed floor between them turned a whole photo's
     reading on which stones a sub-pixel move of the fit let the forest read.  Where the caller has
     seen the stones' bodies shaded across and the flat rows' not (`bodies_apart`), the shadow needs
-    no floor: a printed disc beside glass stones catches their weak shadows (its 90th percentile
-    4.2, the stones' median 4.5: dev seed 81), and the shading already told them apart."""
+    no floor and no one side: a printed disc beside glass stones catches their weak shadows (its 90th
+    percentile 4.2, the stones' median 4.5: dev seed 81), three stones' lit sides agree or not as a
+    fit moves by a pixel (dev seed 103), and the shading already told them apart."""
     shadow = names.index("shadow")
     s_stones, s_flat = float(np.median(stones[:, shadow])), float(np.median(flat[:, shadow]))
     noise = PRESENCE_SHADOW_GAIN * float(np.percentile(flat[:, shadow], PRESENCE_FLAT_NOISE))
     floor = 0.0 if bodies_apart else min(PRESENCE_SHADOW_MIN, noise)
-    shadowed = s_stones >= max(PRESENCE_SHADOW_GAIN * s_flat, floor) and lit_alike(stones, read, names)
+    one_side = bodies_apart or lit_alike(stones, read, names)
+    shadowed = s_stones >= max(PRESENCE_SHADOW_GAIN * s_flat, floor) and one_side
     return shadowed or (lines_meet and hides_lines(stones, flat, names))
 
 
