@@ -21,7 +21,7 @@ import numpy as np
 
 from .camera import raised
 from .drawn import lines_shown
-from .flat import flat_colours
+from .flat import flat_colours, stones_unlike_the_pockets
 from .frame import Frame
 from .layouts import Layout
 from .naming import colour_groups, colour_space, name_by_groups
@@ -31,6 +31,7 @@ from .tuning import (
     CHECK_BELOW,
     GROUP_MAJORITY,
     LOOK_SURE,
+    POCKETS_BY_COLOUR,
     PRESENCE_GAMES,
     RENAME_BELOW,
     RENAMED_CONFIDENCE,
@@ -474,7 +475,10 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         if layout.marks == "pocket":  # a drawn board's marks are `decide_presence`'s
             clear = allowed.index(CLASSES.index("clear")) if "clear" in layout.palette else None
             grouped = flat_colours(grouped, P, feats, feature_names(), clear)
+        found_flat = (grouped == 0) & (best != 0)
         grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
+        if layout.game in POCKETS_BY_COLOUR:
+            grouped = stones_unlike_the_pockets(grouped, P, post, feats, feature_names(), found_flat)
         decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)

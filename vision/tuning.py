@@ -239,6 +239,23 @@ PRESENCE_LINES_EMPTY = 0.3
 PRESENCE_LINES_SPLIT = (
     0.45  # a cell showing less than this share of it hides them (0.4 and 0.5 read dev seeds alike or worse)
 )
+# Stones read empty on a pocket board, found by their colour (`flat.stones_unlike_the_pockets`): one photo's
+# empty pockets look alike, so cells read empty whose colour (dL, da, db) stands far from the look of the
+# pockets the forest is sure of are stones (dev seeds 81 and 103: stones read empty stood 8.6-38 Lab from it,
+# the sure pockets 0.7-1.2 about it; pockets the light moved 6-12 from it were two on a photo, or the forest
+# did not doubt them: mean empty share 0.79 on the wide set's sage-stones_1004)
+POCKETS_SURE = 0.8  # the forest's empty share of a pocket whose colour shows the photo's empty look (or found flat)
+POCKETS_SURE_MIN = 5  # ... of this many pockets at least
+POCKETS_UNLIKE = 4.0  # times the sure pockets' median distance from their look ...
+POCKETS_UNLIKE_MIN = 6.0  # ... and at least this Lab distance from it: not an empty pocket
+# ... with a gap between: the nearest of them this many times as far as the farthest pocket read empty left
+# (stones 1.6-19 times; drilled pockets on red paint under a lamp, committed sage-stones_45010, run
+# without a gap from 0.7 to 14 Lab)
+POCKETS_GAP = 1.5
+# games whose pockets hold it: on three-stones boards (clear glass among the stones) groups of empty pockets
+# this far from the sure ones' look, and doubted, showed on 6 of dev seeds 81 and 103's 40 photos, and
+# stones read empty so on one (three-stones_81014, a fit on the stones' bodies)
+POCKETS_BY_COLOUR = ("sage-stones",)
 # rings' flat marks among domed stones (`presence.flat_among_raised`), by how shaded across its body a cell is
 # (`shade`, L): the least shaded quarter of a dome group 6.6-14 (disc-shaped stones 0.3-6.5, glass discs under a
 # window too), big printed dots 0.1-1.0 and small ones 2-3.9 beside them, the plain board 0.5-3 (dev seeds 83-97)

@@ -146,6 +146,53 @@ def test_dark_discs_printed_for_empty_pockets_read_empty_beside_raised_stones():
     assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
+@pytest.mark.parametrize("name", ["sage-stones_81000", "sage-stones_81005"])
+def test_light_discs_beside_glass_stones_that_cast_weak_shadows_read_empty(name):
+    # light discs printed on red felt, which the forest reads as white stones (39 of them sure on
+    # 81000); the glass and glossy stones cast weak shadows that the discs beside them catch, but
+    # their bodies are shaded across where the discs are flat (`vision/flat.py`); the discs found flat
+    # show the empty look, far from which the red stones on the red felt, read empty, are found.  Not
+    # yet exact: on 81000 the yellow stones read orange, each marked
+    meta, reading = read_hard(name)
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert all(meta["cells"].get(pid) is not None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert len(wrong) <= {"sage-stones_81000": 8, "sage-stones_81005": 1}[name]
+
+
+def test_dark_discs_read_as_stones_beside_stones_read_empty_are_the_pockets():
+    # sage-stones_103011 (dev seed 103): dark discs printed on cream paper, all 60 read black, and the
+    # three blue glass stones read empty; with no other colour read, the raised cells read empty are the
+    # stones the discs lie flat beside.  Not yet exact: the blue stones still read empty, marked
+    meta, reading = read_hard("sage-stones_103011")
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert all(meta["cells"].get(pid) == "blue" and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
+def test_dark_discs_beside_three_stones_read_empty_hold_still_under_a_nudged_fit():
+    # the three blue stones' lit sides agree or not as the fit moves by a pixel (5 of 12 nudged fits
+    # read all 60 discs black when the stones' shadows had to fall to one side); their shaded bodies
+    # against the flat discs already say which is raised
+    meta = json.loads((HARD / "sage-stones_103011.json").read_text())
+    layout = get_layout("sage-stones")
+    img = read_image(HARD / meta["image"])
+    for fit in [true_fit(meta), *nudged_fits(true_fit(meta), layout, px=1.0, count=12)]:
+        labels, conf = read_cells(img, fit, layout)
+        wrong = misread("sage-stones", dict(zip(layout.ids, labels)), meta["cells"])
+        assert len(wrong) <= 3
+
+
+@pytest.mark.parametrize("name", ["sage-stones_81014", "sage-stones_81017"])
+def test_stones_read_empty_stand_far_in_colour_from_the_sure_empty_pockets(name):
+    # cream painted boards with cap pockets under a tungsten lamp: the forest reads 21 white matte
+    # discs (81014) and 13 orange glass stones (81017) empty, 0.5-0.7 of its votes each; their colour
+    # stands 14-37 Lab from the pockets it is sure of, which spread about 1 around their look; each
+    # stone so found is marked for checking (the colour is the forest's guess)
+    meta, reading = read_hard(name)
+    assert misread("sage-stones", reading.cells, meta["cells"]) == []
+    found = {"sage-stones_81014": "white", "sage-stones_81017": "orange"}[name]
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid, c in meta["cells"].items() if c == found)
+
+
 @pytest.mark.parametrize("name", ["rings_65003", "rings_75011"])
 def test_a_whole_look_is_named_as_one_group(name):
     # rings_65003: red and orange stones on an ochre board; the forest calls the red ones orange, and
