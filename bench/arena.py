@@ -14,6 +14,8 @@ move of each side, on the clock the budgets count (`--clock wall`, the default, 
 and --jobs does not change the games' strength). Run by hand; one process unless --jobs asks for more (the
 games are the same either way: each depends only on its index and the seed).
 `--records FILE` keeps A's lost games (their moves, one JSON line each) to study.
+`--seat K` plays only the games where A sits in seat K (1 = first player): the same games,
+by index, as the full arena's, so a side that loses only in one seat is studied at half the cost.
 """
 
 from __future__ import annotations
@@ -163,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="play this many random decisions first (varies games without chance; same for both seatings)",
     )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        help="play only the games where A takes this seat (1 = first player; the full arena's indices)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side in worker processes")
     parser.add_argument(
@@ -176,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     options = game.Options.parse_assignments(args.option).to_dict() if args.option else {}
     budget = Budget(seconds=args.seconds or None, nodes=args.nodes, timer=getattr(time, CLOCKS[args.clock]))
     n_players = len(game.new_state(options, seed=0).players)
+    if args.seat is not None and not 1 <= args.seat <= n_players:
+        parser.error(f"--seat must be 1 to {n_players}")
+    indices = [i for i in range(args.games) if args.seat is None or i % n_players == args.seat - 1]
+    if not indices:
+        parser.error("no game to play: more --games")
     stats = {side: {"moves": 0, "time": 0.0, "max": 0.0} for side in "ab"}
     results = {"win": 0, "draw": 0, "loss": 0}
     margins = []
@@ -185,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         _indexed_game, args.game, options, n_players, args.seed, args.a, args.b, budget, args.max_plies, args.opening
     )
     with concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
-        games = (pool.map if pool is not None else map)(one_game, range(args.games))
-        for index, (result, margin, fingerprint, game_stats, moves) in enumerate(games):
+        games = (pool.map if pool is not None else map)(one_game, indices)
+        for index, (result, margin, fingerprint, game_stats, moves) in zip(indices, games):
             fingerprints.add(fingerprint)
             if args.records is not None and result == "loss":
                 with args.records.open("a", encoding="utf-8") as out:
@@ -227,8 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         f" {args.nodes} nodes" if args.nodes else ""
     )
     opening = f", {args.opening} random opening moves" if args.opening else ""
+    seat = f", A in seat {args.seat} only" if args.seat is not None else ""
     print(
-        f"{args.game} {opts} {args.a} vs {args.b}: {args.games} games, budget {budget_text.strip()} per move{opening}"
+        f"{args.game} {opts} {args.a} vs {args.b}: {len(indices)} games{seat}, budget {budget_text.strip()} per move{opening}"
     )
     print(
         f"  A ({args.a}) wins {results['win']}, draws {results['draw']}, losses {results['loss']};"
@@ -236,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"  A win rate among decided games {100 * rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%),"
-        f" score rate {100 * (results['win'] + results['draw'] / 2) / args.games:.1f}%,"
+        f" score rate {100 * (results['win'] + results['draw'] / 2) / len(indices):.1f}%,"
         f" mean margin {mean_margin:+.2f}"
     )
     for side, level in (("a", args.a), ("b", args.b)):
@@ -248,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"  {elapsed:.0f} s in all")
     print(
-        f"| {args.game} | {args.a} vs {args.b} | {budget_text.strip()} | {args.games} | {results['win']}/{results['draw']}/{results['loss']} |"
+        f"| {args.game} | {args.a} vs {args.b} | {budget_text.strip()} | {len(indices)} | {results['win']}/{results['draw']}/{results['loss']} |"
         f" {100 * rate:.1f}% ({100 * low:.0f}-{100 * high:.0f}%) | {mean_margin:+.1f} |"
         f" {1000 * stats['a']['time'] / max(1, stats['a']['moves']):.0f} / {1000 * stats['b']['time'] / max(1, stats['b']['moves']):.0f} ms {args.clock} |"
     )

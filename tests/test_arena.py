@@ -55,6 +55,21 @@ def test_arena_reports_and_keeps_the_lost_games(tmp_path: Path, capsys) -> None:
         assert outcome is not None and state.players[game["a_seat"]] not in outcome.winners
 
 
+def test_arena_plays_one_seat_with_the_full_arenas_games(tmp_path: Path, capsys) -> None:
+    # --seat 2: only the odd games (A second), each the same game as in the arena of both seats.
+    arena = _arena()
+    lost = {}
+    for name, seat in (("both", []), ("second", ["--seat", "2"])):
+        records = tmp_path / f"{name}.jsonl"
+        common = ["morris", "random", "medium", "--games", "4", "--seed", "5", "--seconds", "0", "--nodes", "200"]
+        arena.main([*common, "--quiet", "--records", str(records), *seat])
+        lost[name] = [json.loads(line) for line in records.read_text().splitlines()]
+    out = capsys.readouterr().out
+    assert "random vs medium: 2 games, A in seat 2 only" in out
+    assert [(game["index"], game["a_seat"]) for game in lost["second"]] == [(1, 1), (3, 1)]
+    assert [game["moves"] for game in lost["second"]] == [game["moves"] for game in lost["both"] if game["a_seat"] == 1]
+
+
 def test_arena_plays_a_level_against_the_sparring_players(capsys) -> None:
     arena = _arena()
     arena.main(["morris", "hard", "peer", "--games", "2", "--seed", "2", "--seconds", "0", "--nodes", "200", "--quiet"])
