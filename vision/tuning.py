@@ -106,6 +106,13 @@ STRONG_PEAK = 2.0  # thin-line strength a line's peak needs, at least ...
 STRONG_PEAK_SHARE = 40  # ... and this percentile of the peaks
 LINES_BAR = 0.3  # share of a fit's median line strength a sample's line needs in `lines_everywhere` (dev 69, 71, 91)
 LINE_TOL = 0.05  # board units: a drawn line found this close to the fit's is where it says
+# drawn boards whose lines are placed by their outer edge (`evidence._lens_offsets`): rings' circles run
+# 0.1-0.16 board units beside their neighbours' between two points, and wider lines merge with them
+LENS_LINES = ("rings",)
+LINE_EDGE_SHARE = 0.5  # of a sample's peak: where its line's edge is (half the way down)
+LINE_HALF_WIDTH = 0.15  # board units from a line's middle to its edge, at most (0.03-0.12 on the right fits)
+LINE_OUTER_REACH = 0.25  # board units past the window, outward, where the edge is looked for (a line's half
+# width and blur reach 0.1-0.15; the board outside a circle is bare for 0.4)
 HIDDEN = 1.7  # stone radii from a stone's location: its body hides the lines
 MIN_SEEN = 60  # line samples it takes to judge a fit by the lines left in view
 STONE_S = 20.0  # s where drawn boards' stones are looked for
