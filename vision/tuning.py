@@ -216,6 +216,13 @@ GROUP_MAJORITY = 0.6  # share of a colour group's summed confidence its winning 
 RENAME_BELOW = 0.75  # a cell this sure keeps its own name against its colour group's
 RENAMED_CONFIDENCE = 0.6  # a renamed cell's confidence, at most: under CHECK_BELOW, so it is checked
 CHECK_BELOW = 0.8  # a cell read less sure than this is marked for a person to check
+# games whose cells are read again on NUDGES fits moved by up to NUDGE_PX pixels at each outline corner (what a
+# fit found again may differ by): a cell read otherwise on any is at most RENAMED_CONFIDENCE sure (rings' colour
+# groups split and join on a pixel: dev seed 97's rings_97019 read 15 cells wrong, 11 sure, on one of 8 such fits
+# of its true fit, which reads every cell right)
+NUDGE_CHECKED = ("rings",)
+NUDGE_PX = 1.0
+NUDGES = 3
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}
