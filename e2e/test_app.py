@@ -143,6 +143,39 @@ def test_pyodide_is_asked_for_before_any_other_file_arrives(browser) -> None:
     assert asked < first_held[1], f"Pyodide asked for at {asked:.0f} ms, after {first_held[0]} arrived"
 
 
+# every control of the "Who plays" box, with the text it shows: [left, top, right, bottom, shown width, needed width]
+WHO_PLAYS_BOXES = """() => [...document.querySelectorAll('#seats label:not(.sr-only), #seats select, #seats input')]
+    .map((e) => { const r = e.getBoundingClientRect(); return [e.id || e.htmlFor || e.textContent, r.left, r.top,
+        r.right, r.bottom, e.clientWidth, e.tagName === 'SELECT' ? e.scrollWidth : 0]; })"""
+
+
+# each menu of the box: its width, the choice it shows and that text's width in the menu's font
+MENUS_SHOWN = """() => { const c = document.createElement('canvas').getContext('2d');
+    return [...document.querySelectorAll('#seats select')].map((e) => { c.font = getComputedStyle(e).font;
+        const text = e.selectedOptions[0].text; return [e.id, e.getBoundingClientRect().width, text, c.measureText(text).width];
+    }); }"""
+
+
+@pytest.mark.parametrize("width", [1100, 800])
+def test_who_plays_fits_its_box_and_shows_each_choice_whole(page, base_url, shot, width: int) -> None:
+    """The seat menus and their names side by side: none runs into the next or out of the box, and the line-up
+    menu is wide enough for its choices ("You against the computer (medium)" was cut to "You against the c")."""
+    page.set_viewport_size({"width": width, "height": 900})
+    open_app(page, base_url)
+    page.click('[data-game="sage-stones"]')
+    box = page.eval_on_selector("#seats", "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
+    controls = page.evaluate(WHO_PLAYS_BOXES)
+    for name, left, top, right, bottom, _, _ in controls:
+        assert box[0] <= left and right <= box[1] + 0.5, f"{name} runs out of the box: {left:.0f}-{right:.0f} of {box}"
+    for i, (a, al, at, ar, ab, _, _) in enumerate(controls):
+        for b, bl, bt, br, bb, _, _ in controls[i + 1 :]:
+            apart = ar <= bl + 0.5 or br <= al + 0.5 or ab <= bt + 0.5 or bb <= at + 0.5
+            assert apart, f"{a} and {b} overlap"
+    for name, width_shown, text, text_width in page.evaluate(MENUS_SHOWN):
+        assert width_shown > text_width + 20, f"{name} ({width_shown:.0f} px) cuts {text!r} ({text_width:.0f} px)"
+    shot(page, f"who-plays-{width}")
+
+
 def test_setup_form_follows_the_options_schema(page, base_url, shot) -> None:
     open_app(page, base_url)
     page.click('[data-game="three-stones"]')
