@@ -143,10 +143,10 @@ def test_pyodide_is_asked_for_before_any_other_file_arrives(browser) -> None:
     assert asked < first_held[1], f"Pyodide asked for at {asked:.0f} ms, after {first_held[0]} arrived"
 
 
-# every control of the "Who plays" box, with the text it shows: [left, top, right, bottom, shown width, needed width]
+# every label and control of the "Who plays" box: [what, left, top, right, bottom]
 WHO_PLAYS_BOXES = """() => [...document.querySelectorAll('#seats label:not(.sr-only), #seats select, #seats input')]
-    .map((e) => { const r = e.getBoundingClientRect(); return [e.id || e.htmlFor || e.textContent, r.left, r.top,
-        r.right, r.bottom, e.clientWidth, e.tagName === 'SELECT' ? e.scrollWidth : 0]; })"""
+    .map((e) => { const r = e.getBoundingClientRect();
+        return [e.id || e.htmlFor || e.textContent, r.left, r.top, r.right, r.bottom]; })"""
 
 
 # each menu of the box: its width, the choice it shows and that text's width in the menu's font
@@ -165,10 +165,10 @@ def test_who_plays_fits_its_box_and_shows_each_choice_whole(page, base_url, shot
     page.click('[data-game="sage-stones"]')
     box = page.eval_on_selector("#seats", "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
     controls = page.evaluate(WHO_PLAYS_BOXES)
-    for name, left, top, right, bottom, _, _ in controls:
+    for name, left, _top, right, _bottom in controls:
         assert box[0] <= left and right <= box[1] + 0.5, f"{name} runs out of the box: {left:.0f}-{right:.0f} of {box}"
-    for i, (a, al, at, ar, ab, _, _) in enumerate(controls):
-        for b, bl, bt, br, bb, _, _ in controls[i + 1 :]:
+    for i, (a, al, at, ar, ab) in enumerate(controls):
+        for b, bl, bt, br, bb in controls[i + 1 :]:
             apart = ar <= bl + 0.5 or br <= al + 0.5 or ab <= bt + 0.5 or bb <= at + 0.5
             assert apart, f"{a} and {b} overlap"
     for name, width_shown, text, text_width in page.evaluate(MENUS_SHOWN):
