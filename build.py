@@ -663,16 +663,17 @@ writeFileSync(out, python.makeMemorySnapshot());
 """
 
 
-def pyodide_snapshot() -> bytes:
+def pyodide_snapshot(runtime: dict[str, bytes]) -> bytes:
     """Python's memory just after the pinned Pyodide has started, gzipped (about 31 MB raw, 6 MB compressed).
 
     Restoring it skips Python's own start, about 2 of the 2.7 s of a quiet cold start here. Made in Node.js (the
     browser restores it the same: Pyodide's memory layout is the WebAssembly's, not the host's) and cached by the
-    hash of the files that decide it, so a build only makes it when Pyodide changes."""
+    hash of the runtime's files (`runtime`: name in PYODIDE_FILES -> bytes, as the build read them), so a build
+    only makes it when Pyodide changes."""
     pyodide = NODE_MODULES / "pyodide"
     key = hashlib.sha256(SNAPSHOT_SCRIPT.encode())
-    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
-        key.update(hashlib.sha256((pyodide / name).read_bytes()).digest())
+    for name in sorted(runtime):
+        key.update(name.encode() + b"\0" + hashlib.sha256(runtime[name]).digest())
     cached = SNAPSHOT_CACHE / f"{key.hexdigest()[:24]}.bin.gz"
     if cached.exists():
         return cached.read_bytes()
@@ -697,9 +698,9 @@ def collect(out: Path) -> dict[str, bytes]:
     """Every output file (relative path → bytes) except sw.js, which lists them."""
     files: dict[str, bytes] = {}
     pyodide = NODE_MODULES / "pyodide"
-    for name in PYODIDE_FILES:
-        files[f"pyodide/{name}"] = (pyodide / name).read_bytes()
-    files[SNAPSHOT] = pyodide_snapshot()
+    runtime = {name: (pyodide / name).read_bytes() for name in PYODIDE_FILES}
+    files.update({f"pyodide/{name}": data for name, data in runtime.items()})
+    files[SNAPSHOT] = pyodide_snapshot(runtime)
     pyscript = NODE_MODULES / "@pyscript" / "core" / "dist"
     for path in sorted(pyscript.glob("*.js")) + [pyscript / "core.css"]:
         files[f"pyscript/{path.name}"] = path.read_bytes()

@@ -107,7 +107,8 @@ def test_the_snapshot_is_made_once_per_pyodide(built: dict[str, bytes], monkeypa
         raise AssertionError(f"Node.js was run again: {args}")
 
     monkeypatch.setattr(build.subprocess, "run", no_node)
-    assert build.pyodide_snapshot() == built[build.SNAPSHOT]
+    runtime = {name: built[f"pyodide/{name}"] for name in build.PYODIDE_FILES}
+    assert build.pyodide_snapshot(runtime) == built[build.SNAPSHOT]
 
 
 def test_each_of_pyscripts_start_chunks_is_preloaded_once(built: dict[str, bytes]) -> None:

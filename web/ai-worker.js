@@ -17,29 +17,28 @@ async function download(name) {
   return response.arrayBuffer();
 }
 
-let pythonFrom = "";  // "snapshot" or "fresh" (pyodide-start.js), told to the page when ready
-
-const answerJson = (async () => {
-  const [pyodide, engine, ui] = await Promise.all([
-    startPython(here("./pyodide/")).then(({ python, from }) => { pythonFrom = from; return python; }),
+// The worker's Python (and where it came from: "snapshot" or "fresh", told to the page when ready)
+const started = (async () => {
+  const [{ python, from }, engine, ui] = await Promise.all([
+    startPython(here("./pyodide/")),
     download("./engine.zip"),
     download("./ui.zip"),
   ]);
-  pyodide.unpackArchive(engine, "zip", { extractDir: "/stones" });
-  pyodide.unpackArchive(ui, "zip", { extractDir: "/stones" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/stones')");
-  return pyodide.pyimport("ui.think").answer_json;
+  python.unpackArchive(engine, "zip", { extractDir: "/stones" });
+  python.unpackArchive(ui, "zip", { extractDir: "/stones" });
+  python.runPython("import sys; sys.path.insert(0, '/stones')");
+  return { answerJson: python.pyimport("ui.think").answer_json, from };
 })();
 
-answerJson.then(
-  () => postMessage({ type: "ready", python: pythonFrom }),
+started.then(
+  ({ from }) => postMessage({ type: "ready", python: from }),
   (error) => postMessage({ type: "failed", error: reason(error) }),
 );
 
 onmessage = async ({ data }) => {
   let answer;
   try {
-    answer = (await answerJson)(data.request);
+    answer = (await started).answerJson(data.request);
   } catch (error) {
     answer = JSON.stringify({ error: reason(error) });
   }
