@@ -24,15 +24,22 @@ from .drawn import lines_shown
 from .flat import flat_colours, stones_unlike_the_pockets
 from .frame import Frame
 from .layouts import Layout
-from .naming import colour_groups, colour_space, name_by_groups
+from .naming import colour_groups, colour_space, name_by_groups, two_hues
 from .presence import decide_presence, like_the_marks
 from .segment import thin_lines
 from .tuning import (
     CHECK_BELOW,
+    DOMED_SHARE,
+    EMPTY_LOOKS_APART,
+    EMPTY_LOOKS_TIGHT,
+    FLAT_SHADE,
+    FLAT_SHARE,
     GROUP_MAJORITY,
     LOOK_SURE,
     POCKETS_BY_COLOUR,
+    POCKETS_SURE,
     PRESENCE_GAMES,
+    RAISED_SHADE,
     RENAME_BELOW,
     RENAMED_CONFIDENCE,
     SAME_COLOUR,
@@ -363,9 +370,10 @@ def _stone_colours(feats: np.ndarray) -> np.ndarray:
     return colour_space(feats[:, :3].astype(np.float64))
 
 
-def _two_groups(x: np.ndarray) -> np.ndarray | None:
+def _two_groups(x: np.ndarray, apart_at_least: float = SPLIT_APART, tight: float = SPLIT_TIGHT) -> np.ndarray | None:
     """Two-means on colour rows (started from the darkest and the lightest): the boolean split
-    when the rows form two tight groups far apart, else None."""
+    when the rows form two tight groups far apart (`apart_at_least`, and `tight` times the spread
+    within a group), else None."""
     order = np.argsort(x[:, 0])
     centres = np.stack([x[order[0]], x[order[-1]]])
     for _ in range(10):
@@ -377,7 +385,7 @@ def _two_groups(x: np.ndarray) -> np.ndarray | None:
         return None
     apart = float(np.linalg.norm(centres[1] - centres[0]))
     spread = max(float(np.median(np.linalg.norm(x[g] - centres[k], axis=1))) for k, g in enumerate((~side, side)))
-    return side if apart >= SPLIT_APART and apart >= SPLIT_TIGHT * spread else None
+    return side if apart >= apart_at_least and apart >= tight * spread else None
 
 
 def _looks_like(colour: np.ndarray, of: np.ndarray, group: np.ndarray, other: np.ndarray) -> bool:
@@ -416,6 +424,48 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
         if share[k, j] >= least and share[k, j] >= SPLIT_LEAD * share[1 - k, j]:
             best[groups[k]] = others[j]
     return best
+
+
+def empty_looks(best: np.ndarray, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The cells read empty as two tight colour groups apart (`_two_groups` with EMPTY_LOOKS_APART and
+    EMPTY_LOOKS_TIGHT), or None when they are one look: one photo's empty pockets look alike."""
+    empty = np.flatnonzero(best == 0)
+    if len(empty) < 2 * SPLIT_MIN:
+        return None
+    side = _two_groups(_stone_colours(feats[empty]), EMPTY_LOOKS_APART, EMPTY_LOOKS_TIGHT)
+    return None if side is None else (empty[side], empty[~side])
+
+
+def raised_empty_look(best: np.ndarray, P: np.ndarray, post: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """Class per cell after, of two looks read empty (`empty_looks`), one the forest doubts (mean empty
+    share under POCKETS_SURE) that is domes (its least shaded quarter shaded across the body,
+    RAISED_SHADE) beside the other flat (median shade under FLAT_SHADE and FLAT_SHARE of the domes'),
+    is taken for stones of the colour its cells' votes weigh most to (`post`): white glass on a felt
+    printed with dark red discs, white glossy stones on white paper printed with rings (dev seed 103,
+    the wide set).  A printed disc or ring is flat, and a cup's rim shades the cup's own pockets alike."""
+    looks = empty_looks(best, feats)
+    if looks is None:
+        return best
+    shade = feats[:, feature_names().index("shade")].astype(np.float64)
+    best = best.copy()
+    for domed, other in (looks, looks[::-1]):
+        domes = float(np.percentile(shade[domed], DOMED_SHARE))
+        flat = float(np.median(shade[other])) <= min(FLAT_SHADE, FLAT_SHARE * domes)
+        if P[domed, 0].mean() < POCKETS_SURE and domes >= RAISED_SHADE and flat:
+            best[domed] = 1 + int(post[domed, 1:].sum(0).argmax())
+    return best
+
+
+def empty_looks_in_doubt(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """Per cell, whether it is read empty among empty cells of two looks (`empty_looks`) that the forest
+    is not sure of: one of them is likely stones it takes for pockets (a colour of stones on a board of
+    another look, neither domed nor flat enough for `raised_empty_look`).  A group whose mean empty share
+    is POCKETS_SURE or more is the board's empty look (a lamp's dark corner's pockets beside it are
+    another, doubted); every other group is in doubt, whichever it is."""
+    doubted = np.zeros(len(best), bool)
+    for group in empty_looks(best, feats) or ():
+        doubted[group] = P[group, 0].mean() < POCKETS_SURE
+    return doubted
 
 
 def _over_the_set(best: np.ndarray, limits: list[int | None]) -> list[int]:
@@ -479,6 +529,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         grouped = decide_presence(grouped, P, feats, feature_names(), most, lines_meet=layout.marks == "point")
         if layout.game in POCKETS_BY_COLOUR:
             grouped = stones_unlike_the_pockets(grouped, P, post, feats, feature_names(), found_flat)
+        if layout.marks == "pocket":
+            grouped = raised_empty_look(grouped, P, post, feats)
         decided, best = decided | (grouped != best), grouped
     limits = [layout.stone_set.get(CLASSES[k]) if k else None for k in allowed]
     broken = _over_the_set(best, limits)
@@ -492,6 +544,8 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
         if layout.game in PRESENCE_GAMES:
             alike = like_the_marks(best, np.flatnonzero(np.isin(first, broken) & (best == 0)), feats, feature_names())
             decided, best = decided | (alike != best), alike
+    if layout.marks == "pocket":
+        decided |= empty_looks_in_doubt(best, P, feats)
     rows = np.arange(len(best))
     conf = (P[rows, best] + post[rows, best]) / 2
     conf[decided] = np.minimum(conf[decided], RENAMED_CONFIDENCE)
@@ -530,6 +584,26 @@ def join_lone_stones(
             labels[i] = renamed[a]
             conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
+
+
+HUE_GROUP_MIN = 2  # stones of one look it takes to say their hue (one cell's is noise)
+
+
+def names_of_two_hues(labels: list[str | None], conf: list[float], feats: np.ndarray) -> list[float]:
+    """The confidences after every stone whose name is also held by stones of a clearly different hue
+    (`naming.two_hues` between their colour groups) is marked for checking: one colour of a set shares
+    one hue on a photo, so a name across two hues is wrong for some of them, and which is not known
+    (glossy green, red, purple and yellow stones all read white under a window, dev seed 103)."""
+    colour = _stone_colours(feats)
+    conf = list(conf)
+    for name in {label for label in labels if label is not None}:
+        cells = np.array([i for i, label in enumerate(labels) if label == name])
+        groups = [g for g in colour_groups(colour[cells]) if len(g) >= HUE_GROUP_MIN]
+        if len(groups) < 2 or not two_hues(np.stack([colour[cells[g]].mean(0) for g in groups])).any():
+            continue
+        for i in cells:
+            conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return conf
 
 
 def harmonize(

@@ -256,6 +256,14 @@ POCKETS_GAP = 1.5
 # this far from the sure ones' look, and doubted, showed on 6 of dev seeds 81 and 103's 40 photos, and
 # stones read empty so on one (three-stones_81014, a fit on the stones' bodies)
 POCKETS_BY_COLOUR = ("sage-stones",)
+# Cells read empty on a pocket board in two colour groups (`classify.empty_looks_in_doubt`, `naming.colour_space`):
+# two groups this far apart, and this many times the spread within each, are two looks. Dev seeds 81 and 103 and the
+# wide set: stones read empty beside their board's pockets read empty stood 10, 19 and 43 apart (spread 0.3-1.1); a lamp's
+# dark corner 22 from its board's pockets; pockets of one look split 7-9 apart (three-stones_81007, 81012) under a
+# tightness of 3. Apart 7.5-10 and tight 3.5-6 read those sets alike (the middle of each here; at 7 and 3 the white
+# stones of sage-stones_103001 are found too, at 6 and 3 54 right pockets of three-stones_81007 and 81012 doubted)
+EMPTY_LOOKS_APART = 8.5
+EMPTY_LOOKS_TIGHT = 4.5
 # rings' flat marks among domed stones (`presence.flat_among_raised`), by how shaded across its body a cell is
 # (`shade`, L): the least shaded quarter of a dome group 6.6-14 (disc-shaped stones 0.3-6.5, glass discs under a
 # window too), big printed dots 0.1-1.0 and small ones 2-3.9 beside them, the plain board 0.5-3 (dev seeds 83-97)

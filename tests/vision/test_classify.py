@@ -8,9 +8,12 @@ import numpy as np
 from vision.classify import (
     LOOK,
     MIN_LOOK,
+    empty_looks_in_doubt,
     feature_names,
     join_lone_stones,
+    names_of_two_hues,
     photo_adapt,
+    raised_empty_look,
     split_lookalikes,
     within_the_set,
 )
@@ -267,3 +270,95 @@ def test_every_stone_that_looks_like_the_marks_a_broken_reading_gave_up_is_empty
     labels, conf = classify(F, layout, Forest(votes))
     assert labels == [None] * 64 + ["black"] * 6 + ["white"] * 6
     assert max(conf[:64]) <= RENAMED_CONFIDENCE
+
+
+# empty_looks_in_doubt, raised_empty_look: sage-stones' columns in the votes, empty first; colour rows (L, a, b)
+# with each cell's shading across its body (`shade`: a dome lit from one side is shaded, a print is not)
+RED7, WHITE7 = 4, 2
+RED_DISC = np.array([17.0, 54.0, 39.0])  # dark red discs printed on a felt for the pockets
+WHITE_GLASS = np.array([86.0, 4.0, 10.0])  # white glass stones in them
+RED_GLASS = np.array([26.0, 16.0, 6.0])
+NINE = 9  # sage-stones' classes: empty and eight colours
+
+
+def pocket_photo(looks: list[tuple[np.ndarray, float]]) -> np.ndarray:
+    """Feature rows for (colour, shade) cells, the colour with a little noise."""
+    F = coloured([colour for colour, _ in looks])
+    F[:, NAMES.index("shade")] = [shade for _, shade in looks]
+    return F
+
+
+def votes(rows: list[tuple[int, float, int]]) -> np.ndarray:
+    """Vote rows over NINE classes: (cells, empty share, the stone colour the rest goes to)."""
+    P = []
+    for count, empty, colour in rows:
+        row = np.zeros(NINE)
+        row[0], row[colour] = empty, 1.0 - empty
+        P += [row] * count
+    return np.array(P)
+
+
+def test_two_empty_looks_the_forest_doubts_are_both_in_doubt():
+    # 24 white stones and 8 red discs read empty (the forest 0.75 and 0.5 empty): at most one is the pockets
+    F = pocket_photo([(WHITE_GLASS, 4.0)] * 24 + [(RED_DISC, 1.0)] * 8 + [(RED_GLASS, 5.0)] * 10)
+    P = votes([(24, 0.75, WHITE7), (8, 0.5, RED7), (10, 0.1, RED7)])
+    assert empty_looks_in_doubt(P.argmax(1), P, F).tolist() == [True] * 32 + [False] * 10
+
+
+def test_a_sure_empty_look_keeps_its_pockets_sure_beside_a_dark_corner():
+    # a lamp's dark corner: four pockets far darker than the sixty the forest is sure of
+    F = pocket_photo([(np.array([64.0, 10.0, 22.0]), 11.0)] * 60 + [(np.array([20.0, 7.0, 17.0]), 4.0)] * 4)
+    P = votes([(60, 0.9, WHITE7), (4, 0.55, WHITE7)])
+    assert empty_looks_in_doubt(P.argmax(1), P, F).tolist() == [False] * 60 + [True] * 4
+
+
+def test_one_empty_look_is_not_in_doubt():
+    F = pocket_photo([(RED_DISC, 1.0)] * 30 + [(WHITE_GLASS, 9.0)] * 10)
+    P = votes([(30, 0.6, RED7), (10, 0.2, WHITE7)])
+    assert not empty_looks_in_doubt(P.argmax(1), P, F).any()
+
+
+def test_domes_read_empty_beside_flat_discs_read_empty_are_stones():
+    # white glass shaded across its body (10) beside flat printed discs (1): the domes are white stones
+    F = pocket_photo([(WHITE_GLASS, 10.0)] * 24 + [(RED_DISC, 1.0)] * 8 + [(RED_GLASS, 5.0)] * 10)
+    P = votes([(24, 0.75, WHITE7), (8, 0.5, RED7), (10, 0.1, RED7)])
+    best = raised_empty_look(P.argmax(1), P, P, F)
+    assert best.tolist() == [WHITE7] * 24 + [EMPTY] * 8 + [RED7] * 10
+
+
+def test_cup_pockets_shaded_like_domes_stay_empty():
+    # a cup's rim shades its pockets: two looks read empty, neither flat beside the other
+    F = pocket_photo([(WHITE_GLASS, 10.0)] * 24 + [(RED_DISC, 9.0)] * 8)
+    P = votes([(24, 0.75, WHITE7), (8, 0.5, RED7)])
+    assert raised_empty_look(P.argmax(1), P, P, F).tolist() == [EMPTY] * 32
+
+
+def test_domes_the_forest_is_sure_are_empty_stay_empty():
+    F = pocket_photo([(WHITE_GLASS, 10.0)] * 24 + [(RED_DISC, 1.0)] * 8)
+    P = votes([(24, 0.9, WHITE7), (8, 0.5, RED7)])
+    assert raised_empty_look(P.argmax(1), P, P, F).tolist() == [EMPTY] * 32
+
+
+# names_of_two_hues: colour rows (L, a, b) of stones read one name
+GLOSSY_GREEN = np.array([72.0, -18.0, 18.0])
+GLOSSY_RED = np.array([78.0, 31.0, 15.0])
+WHITE_STONE = np.array([90.0, 1.0, 4.0])
+
+
+def test_one_name_across_two_hues_is_marked_on_every_stone():
+    # green and red glossy stones both read white, sure: which of them is white is not known
+    F = coloured([GLOSSY_GREEN] * 4 + [GLOSSY_RED] * 4 + [RED_DISC] * 6)
+    labels = ["white"] * 8 + [None] * 6
+    conf = names_of_two_hues(labels, [0.9] * 14, F)
+    assert conf == [RENAMED_CONFIDENCE] * 8 + [0.9] * 6
+
+
+def test_one_name_of_one_hue_in_two_lights_stays_sure():
+    # white stones, some in a shadow: far apart in lightness, no hue of their own
+    F = coloured([WHITE_STONE] * 5 + [WHITE_STONE * np.array([0.5, 1.0, 1.0])] * 4)
+    assert names_of_two_hues(["white"] * 9, [0.9] * 9, F) == [0.9] * 9
+
+
+def test_a_lone_stone_of_another_hue_says_nothing():
+    F = coloured([GLOSSY_GREEN] * 5 + [GLOSSY_RED])
+    assert names_of_two_hues(["green"] * 6, [0.9] * 6, F) == [0.9] * 6

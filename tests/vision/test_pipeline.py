@@ -162,10 +162,11 @@ def test_light_discs_beside_glass_stones_that_cast_weak_shadows_read_empty(name)
 def test_dark_discs_read_as_stones_beside_stones_read_empty_are_the_pockets():
     # sage-stones_103011 (dev seed 103): dark discs printed on cream paper, all 60 read black, and the
     # three blue glass stones read empty; with no other colour read, the raised cells read empty are the
-    # stones the discs lie flat beside.  Not yet exact: the blue stones still read empty, marked
+    # stones the discs lie flat beside.  The discs so found empty and the three blue stones are two looks
+    # read empty, the blue one shaded across its bodies beside the flat discs: stones (`classify.raised_empty_look`)
     meta, reading = read_hard("sage-stones_103011")
-    wrong = misread("sage-stones", reading.cells, meta["cells"])
-    assert all(meta["cells"].get(pid) == "blue" and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert misread("sage-stones", reading.cells, meta["cells"]) == []
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid, c in meta["cells"].items() if c == "blue")
 
 
 def test_dark_discs_beside_three_stones_read_empty_hold_still_under_a_nudged_fit():
@@ -179,6 +180,29 @@ def test_dark_discs_beside_three_stones_read_empty_hold_still_under_a_nudged_fit
         labels, conf = read_cells(img, fit, layout)
         wrong = misread("sage-stones", dict(zip(layout.ids, labels)), meta["cells"])
         assert len(wrong) <= 3
+
+
+def test_white_stones_read_empty_beside_flat_discs_read_empty_are_stones():
+    # sage-stones_103002 (dev seed 103, kept at 1600 px): white glass on a beige felt printed with dark red
+    # discs, under a window. The forest reads the 24 white stones empty, ten of them sure (0.8-0.85), and
+    # the discs empty or red: two looks read empty, and the white one shaded across its bodies beside the
+    # flat discs (`classify.raised_empty_look`). Not yet exact: five discs read red, each marked
+    meta, reading = read_hard("sage-stones_103002")
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert len(wrong) <= 5
+    assert all(meta["cells"].get(pid) is None and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid, c in meta["cells"].items() if c == "white")
+
+
+def test_stones_of_two_hues_read_as_one_colour_are_marked():
+    # sage-stones_103016 (dev seed 103): glossy stones on walnut under a window; green, red, purple and
+    # yellow stones read white, five of them sure (0.80-0.89). One colour's stones share one hue, so the
+    # name held across clearly different hues is marked on every stone (`classify.names_of_two_hues`).
+    # Not yet exact: the ten are still named white
+    meta, reading = read_hard("sage-stones_103016")
+    wrong = misread("sage-stones", reading.cells, meta["cells"])
+    assert wrong
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
 @pytest.mark.parametrize("name", ["sage-stones_81014", "sage-stones_81017"])
