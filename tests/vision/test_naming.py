@@ -87,6 +87,15 @@ def test_light_marks_read_white_on_a_board_with_no_other_empty_look_are_empty():
     assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 60 + [BLUE] * 12 + [RED] * 10
 
 
+def test_where_no_group_looks_empty_to_the_forest_every_cell_is_checked():
+    # dark holes at every empty point, read black; the blue stones lean empty a little less than the
+    # others: which group is the board's empty look is a guess, and every name hangs on it
+    colours = cells(((10.0, 0.0, 0.0), 60), (BLUE_STONE, 30), (RED_STONE, 20))
+    P = votes(({BLACK: 0.8, EMPTY: 0.1}, 60), ({BLUE: 0.7, EMPTY: 0.2}, 30), ({RED: 0.9}, 20))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.doubted.all()
+
+
 def test_one_colour_split_by_a_shadow_keeps_one_name():
     # the same blue stones in the sun and in a shadow: two groups near each other, both read blue
     shade = (BLUE_STONE[0] - 16.0, BLUE_STONE[1] - 4.0, BLUE_STONE[2] + 9.0)

@@ -43,12 +43,15 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # 93: a fresh sample of every game (bench/out/dev93), read once to measure, never looked at photo by photo
 # 95: rings photos the error classes of issue 17 (dots read as stones, sure-wrong colours) were tried on (bench/out/dev95)
 # 103: pocket boards (three-stones, sage-stones; bench/out/dev103) the error classes of issue 17 were tabulated and tried on
+# 105: rings photos the lines placed by their outer edge (`evidence._lens_offsets`) and the doubted empty look
+# were tried on (bench/out/dev105)
 CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 81, 83, 85, 87, 89, 91) + (
     93,
     95,
     97,
     99,
     103,
+    105,
 )
 HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # the second renderer's held-out set (python -m vision.photogen.blender): its own seeds and designs,
