@@ -271,6 +271,18 @@ def test_wide_lines_merged_with_their_neighbours_are_placed_by_their_outer_edge(
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
+@pytest.mark.parametrize("name", ["rings_75013", "rings_105003"])
+def test_whole_colour_groups_named_wrong_are_marked_for_checking(name):
+    # rings_75013 (seed 75): orange, green and purple glass on light wood in a dim photo; the orange
+    # glass was taken for the empty points (28 cells sure and wrong) while the grey-blue empty points,
+    # leaning empty too, read black (`naming.empty_look_in_doubt`).  rings_105003 (seed 105): a black
+    # painted board's plain points read as 27 sure black stones; the grooves show at their foot as at the
+    # dotted empty points', where the red and orange stones hide them (`naming.feet_like_the_empty_points`)
+    meta, reading = read_hard(name)
+    wrong = misread("rings", reading.cells, meta["cells"])
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
 def test_a_fit_its_stones_hold_a_lattice_step_off_has_every_cell_checked():
     # rings_95018 (seed 95): 178 matte discs on dark wood hide most of the light inlaid circles; the
     # fit lay one whole step of the lattice off, where the stones sit centred on locations just as
