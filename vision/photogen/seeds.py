@@ -45,7 +45,8 @@ NARROW_TRAIN_SEEDS = (9, 11, 13, 25, 27, 29, 31, 33, 35)
 # 103: pocket boards (three-stones, sage-stones; bench/out/dev103) the error classes of issue 17 were tabulated and tried on
 # 105: rings photos the lines placed by their outer edge (`evidence._lens_offsets`) and the doubted empty look
 # were tried on (bench/out/dev105)
-# 109: rings photos read once at the end of the sure-wrong naming work (issue 17), never tuned on (bench/out/dev109)
+# 109: rings photos read once at the end of the sure-wrong naming work (issue 17), then their sure-wrong groups
+# looked at; never tuned on (bench/out/dev109)
 CHECK_SEEDS = (5, 7, 15, 17, 19, 21, 23, 45, 51, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 81, 83, 85, 87, 89, 91) + (
     93,
     95,
