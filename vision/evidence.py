@@ -29,7 +29,11 @@ from .tuning import (
     HIDDEN,
     LINE_CLEAR_FROM,
     LINE_INSET,
+    LENS_LINES,
+    LINE_EDGE_SHARE,
+    LINE_HALF_WIDTH,
     LINE_KERNEL,
+    LINE_OUTER_REACH,
     LINE_S,
     LINE_SAMPLE_STEP,
     LINE_TOL,
@@ -106,19 +110,53 @@ def line_peak_values(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along the normal of every drawn-line sample: where, within +-win board units, the strongest
     thin line (of the polarity the drawing has) lies, and how strong it is.  Returns (samples,
-    offsets along their normals, peak strengths)."""
+    offsets along their normals, peak strengths).  Rings' lines are placed by their outer edge
+    (`_lens_offsets`)."""
     pts, nrm = line_samples(layout.game)
     s = LINE_S[layout.game]
     fr = Frame(layout, s, margin=0.5)
     warped = fr.warp(gray, H)
     maps = thin_lines(cv2.GaussianBlur(warped, (0, 0), 1.0), line_kernel(layout.game, s))
     offs = np.linspace(-win, win, int(2 * win * s) + 1)
+    lens = layout.game in LENS_LINES
+    if lens:  # the outer edge is looked for past the window too
+        offs = np.concatenate([offs, win + (offs[1] - offs[0]) * np.arange(1, int(LINE_OUTER_REACH * s) + 1)])
+    inside = offs <= win + 1e-9
     across = pts[:, None, :] + offs[None, :, None] * nrm[:, None, :]
     px = fr.to_px(across.reshape(-1, 2)).reshape(len(pts), len(offs), 2).astype(np.float32)
-    ink = stronger_on(maps, px)
+    ink = stronger_on(maps, px[:, inside])
     vals = cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
-    j = np.argmax(vals, axis=1)
-    return pts, offs[j], vals[np.arange(len(pts)), j]
+    j = np.argmax(np.where(inside, vals, -np.inf), axis=1)
+    peak = vals[np.arange(len(pts)), j]
+    if lens:
+        off, peak = _lens_offsets(offs, vals, peak)
+        return pts, off, peak
+    return pts, offs[j], peak
+
+
+def _lens_offsets(offs: np.ndarray, vals: np.ndarray, peak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rings' line samples' offsets from their outer edges, and their peaks (0 where the edge lies past
+    the reach).  Between two points a circle runs beside its neighbour's arc, 0.1-0.16 board units inside
+    it (the two bound a lens), so a line wider than that merges with its neighbour's into one band whose
+    strongest place is anywhere across it (on the right fit, a line of 4-6 mm showed 0.26-0.46 of its
+    samples where the fit put it).  Outside a circle the board is bare, so the band's outer edge (where
+    it falls to `LINE_EDGE_SHARE` of its peak) lies half a line's width outside the circle, whatever the
+    neighbour: the offset is that edge less the samples' median edge (half the width on the right fit,
+    0.03-0.12 board units), at most `LINE_HALF_WIDTH`."""
+    n = len(offs)
+    rows = np.arange(len(vals))
+    level = LINE_EDGE_SHARE * peak
+    last = np.where(vals >= level[:, None], np.arange(n), -1).max(1)  # the outermost place as inky
+    reached = (last >= 0) & (last < n - 1)
+    k = np.clip(last, 0, n - 2)
+    drop = vals[rows, k] - vals[rows, k + 1]
+    edge = offs[k] + np.clip((vals[rows, k] - level) / np.maximum(drop, 1e-6), 0.0, 1.0) * (offs[1] - offs[0])
+    peak = np.where(reached, peak, 0.0)
+    strong = peak > max(STRONG_PEAK, float(np.percentile(peak, STRONG_PEAK_SHARE)))
+    # a fit a third of a triangle off puts the circles where some other mark's edge lies at one distance
+    # from them all (0.23-0.38 board units: dev seed 75's ring markers): no line is that wide
+    half_width = min(float(np.median(edge[strong])), LINE_HALF_WIDTH) if strong.any() else 0.0
+    return edge - half_width, peak
 
 
 def line_peaks(

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .presence import covered_groups, flat_among_raised, lines_top, stones_among
+from .tuning import PRESENCE_FOOT_HIDDEN, PRESENCE_FOOT_SHOWN
 
 EMPTY = 0  # the class index of an empty location (`classify.class_votes` puts it first)
 GROUP_APART = 10.0  # colour distance (`colour_space`) between the average members of two
@@ -38,6 +39,9 @@ HUE_SAME_DEG = 12.0  # hue angle (a, b) within which two clearly coloured groups
 HUE_APART_DEG = 20.0  # hue angle past which two clearly coloured groups are two colours, however near
 HUE_CHROMA = 15.0  # chroma (a, b) from which a group's hue is clear: black, white and clear have none
 HUELESS = ("black", "white", "clear")  # stone colours with no hue of their own (clear shows the board's)
+TINT_SEEN = 3.0  # chroma (a, b) from which a hueless group's tint has a direction: one light tints one colour's
+# lit and shaded stones the same way (black glass on dev seeds 75-105: 0.2-9, each photo's tints within 1 degree)
+TINTS_OPPOSED_DEG = 90.0  # tints turned this far apart are two colours, not one hueless colour under one light
 BARE_DOUBT = 0.2  # the forest's mean empty share of a group that shows the board's lines, from which it is
 # empty points (glossy yellow stones that mirror the lines: 0.01; empty points with dots read a colour: 0.3-0.5)
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
@@ -209,12 +213,17 @@ def by_hue(
     return names, renamed
 
 
+def _lean(evidence: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Per group, how far its cells lean towards empty on average (log-evidence per cell over its best stone colour)."""
+    return (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
+
+
 def empty_look(evidence: np.ndarray, sizes: np.ndarray, among: np.ndarray | None = None) -> int:
     """The group that is the board's empty look, among the groups `among` (bool per group) when given:
     of the groups whose cells lean towards empty, the one with the most summed lean (a handful of
     cells leaning hard is no board's empty points beside a hundred that lean too); when none leans
     towards empty, the one whose cells lean least away (a board shows some empty points)."""
-    lean = (evidence[:, EMPTY] - np.delete(evidence, EMPTY, 1).max(1)) / sizes
+    lean = _lean(evidence, sizes)
     pool = np.ones(len(lean), bool) if among is None else among
     leaning = pool & (lean > 0)
     if leaning.any():
@@ -376,4 +385,64 @@ def name_by_groups(
     for g, k, margin, misfit in zip(groups, names, margins, misfits):
         best[g] = k
         doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN) | misfit
+    lean = _lean(evidence, sizes)
+    unsure = opposed_tints(names, centres, classes) | empty_look_in_doubt(names, centres, lean, stones)
+    if body is not None:
+        unsure |= feet_like_the_empty_points(groups, names, *body)
+    for g, flag in zip(groups, unsure):
+        doubted[g] |= flag
+    if not (lean > 0).any():
+        # no group looks like empty points to the forest: which one is the board's empty look is a guess,
+        # and every name hangs on it (dev seeds 95 and 97: 36-117 cells wrong on such readings of true fits)
+        doubted[:] = True
     return Naming(best, doubted)
+
+
+def opposed_tints(names: list[int], centres: np.ndarray, classes: list[str]) -> np.ndarray:
+    """Per group (`colour_space` centres), whether it shares a hueless stone name (black, white, clear)
+    with a group tinted the opposite way (`TINTS_OPPOSED_DEG`, both tints `TINT_SEEN`): one light tints
+    a hueless colour's lit and shaded stones alike, so these are two colours, and the name of one (or
+    both) is wrong (dev 75013: dark green and purple glass in a dim photo, both read black)."""
+    chroma = np.hypot(centres[:, 1], centres[:, 2])
+    hue = np.arctan2(centres[:, 2], centres[:, 1])
+    turn = np.abs(np.angle(np.exp(1j * (hue[:, None] - hue[None]))))
+    hueless = np.array([k != EMPTY and classes[k] in HUELESS for k in names])
+    same = (np.array(names)[:, None] == np.array(names)[None]) & hueless[:, None] & hueless[None]
+    tinted = chroma >= TINT_SEEN
+    opposed = same & tinted[:, None] & tinted[None] & (turn >= np.radians(TINTS_OPPOSED_DEG))
+    return opposed.any(1)
+
+
+def empty_look_in_doubt(names: list[int], centres: np.ndarray, lean: np.ndarray, stones: np.ndarray) -> np.ndarray:
+    """Per group, whether it is named empty on a photo where another look could be the empty points: a
+    group the forest leans empty on (`lean`), with no clear hue of its own (`HUE_CHROMA`), that nothing
+    says stands up (`stones`), yet named a stone colour because it lies off the chosen empty look.
+    Boards are black, white or grey as often as stones are; which of the two is the board is a guess
+    (dev 75013: orange glass on light wood in a dim photo taken for the empty points, the grey-blue
+    empty points read black; 91001: yellow glass on navy paint, its empty points read clear)."""
+    chroma = np.hypot(centres[:, 1], centres[:, 2])
+    named = np.array(names)
+    rival = (named != EMPTY) & (lean > 0) & ~stones & (chroma < HUE_CHROMA)
+    return (named == EMPTY) & rival.any()
+
+
+def feet_like_the_empty_points(
+    groups: list[np.ndarray], names: list[int], feats: np.ndarray, columns: list[str]
+) -> np.ndarray:
+    """Per group, whether it is named a stone colour while the drawn lines show at its cells' foot as
+    clearly as at the empty points', where every other stone group hides them (`PRESENCE_FOOT_HIDDEN`):
+    a stone covers where the lines meet whatever its colour (dev 105003: a black painted board's
+    points, read as 33 black stones beside red and orange ones that hide its grooves)."""
+    k = columns.index("foot_ink")
+    foot = np.array([float(np.median(feats[g, k])) for g in groups])
+    named = np.array(names)
+    shown = foot[(named == EMPTY) & (foot >= PRESENCE_FOOT_SHOWN)]
+    unsure = np.zeros(len(groups), bool)
+    if not len(shown):
+        return unsure
+    least = float(shown.min())  # every group named empty shows them at least this clearly
+    stones = np.flatnonzero(named != EMPTY)
+    for g in stones:
+        others = foot[stones[stones != g]]
+        unsure[g] = len(others) > 0 and bool((others <= PRESENCE_FOOT_HIDDEN * least).all()) and foot[g] >= least
+    return unsure

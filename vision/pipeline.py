@@ -40,6 +40,9 @@ from .tuning import (
     MIN_PRESENT_SCATTERED,
     MIN_WEAKEST_SIDE,
     MIN_STONE_PX,
+    NUDGE_CHECKED,
+    NUDGE_PX,
+    NUDGES,
     RENAMED_CONFIDENCE,
     REFUSE_LOOK_S,
     SEARCH_LIMIT_S,
@@ -176,6 +179,10 @@ def _read(img: np.ndarray, game: str, t0: float) -> Reading:
     if rad_px < MIN_STONE_PX:
         raise VisionError(f"board too small in the photo (stones ~{rad_px:.0f} px across): move closer", "too_small")
     labels, conf = read_cells(img, H, layout)
+    if game in NUDGE_CHECKED:  # a cell whose reading turns when the fit moves by under a pixel is not sure
+        for nudged in nudged_fits(H, layout, NUDGE_PX, NUDGES):
+            moved, _ = read_cells(img, nudged, layout)
+            conf = [c if a == b else min(c, RENAMED_CONFIDENCE) for c, a, b in zip(conf, labels, moved)]
     if layout.oriented:  # a cell is read no surer than the way round it is read in
         conf = [min(c, orientation["certainty"]) for c in conf]
     # nor surer than its fit: marks barely shown, off the points, or held by stones a step may be off (on the

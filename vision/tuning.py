@@ -106,6 +106,13 @@ STRONG_PEAK = 2.0  # thin-line strength a line's peak needs, at least ...
 STRONG_PEAK_SHARE = 40  # ... and this percentile of the peaks
 LINES_BAR = 0.3  # share of a fit's median line strength a sample's line needs in `lines_everywhere` (dev 69, 71, 91)
 LINE_TOL = 0.05  # board units: a drawn line found this close to the fit's is where it says
+# drawn boards whose lines are placed by their outer edge (`evidence._lens_offsets`): rings' circles run
+# 0.1-0.16 board units beside their neighbours' between two points, and wider lines merge with them
+LENS_LINES = ("rings",)
+LINE_EDGE_SHARE = 0.5  # of a sample's peak: where its line's edge is (half the way down)
+LINE_HALF_WIDTH = 0.15  # board units from a line's middle to its edge, at most (0.03-0.12 on the right fits)
+LINE_OUTER_REACH = 0.25  # board units past the window, outward, where the edge is looked for (a line's half
+# width and blur reach 0.1-0.15; the board outside a circle is bare for 0.4)
 HIDDEN = 1.7  # stone radii from a stone's location: its body hides the lines
 MIN_SEEN = 60  # line samples it takes to judge a fit by the lines left in view
 STONE_S = 20.0  # s where drawn boards' stones are looked for
@@ -209,6 +216,13 @@ GROUP_MAJORITY = 0.6  # share of a colour group's summed confidence its winning 
 RENAME_BELOW = 0.75  # a cell this sure keeps its own name against its colour group's
 RENAMED_CONFIDENCE = 0.6  # a renamed cell's confidence, at most: under CHECK_BELOW, so it is checked
 CHECK_BELOW = 0.8  # a cell read less sure than this is marked for a person to check
+# games whose cells are read again on NUDGES fits moved by up to NUDGE_PX pixels at each outline corner (what a
+# fit found again may differ by): a cell read otherwise on any is at most RENAMED_CONFIDENCE sure (rings' colour
+# groups split and join on a pixel: dev seed 97's rings_97019 read 15 cells wrong, 11 sure, on one of 8 such fits
+# of its true fit, which reads every cell right)
+NUDGE_CHECKED = ("rings",)
+NUDGE_PX = 1.0
+NUDGES = 3
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}

@@ -6,7 +6,14 @@ import cv2
 import numpy as np
 
 from vision.classify import feature_names
-from vision.naming import GROUP_APART, NAMED_COLOURS, colour_groups, colour_space, name_by_groups
+from vision.naming import (
+    GROUP_APART,
+    NAMED_COLOURS,
+    colour_groups,
+    colour_space,
+    name_by_groups,
+    opposed_tints,
+)
 
 # class columns as `classify.class_votes` gives them for rings: empty first, then the palette
 COLUMNS = ["empty", "black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear"]
@@ -85,6 +92,15 @@ def test_light_marks_read_white_on_a_board_with_no_other_empty_look_are_empty():
     colours = cells((LIGHT_DOT, 60), (BLUE_STONE, 12), (RED_STONE, 10))
     P = votes(({WHITE: 0.5, EMPTY: 0.35}, 60), ({BLUE: 0.95}, 12), ({RED: 0.95}, 10))
     assert name_by_groups(P, P, colours, COLUMNS).best.tolist() == [EMPTY] * 60 + [BLUE] * 12 + [RED] * 10
+
+
+def test_where_no_group_looks_empty_to_the_forest_every_cell_is_checked():
+    # dark holes at every empty point, read black; the blue stones lean empty a little less than the
+    # others: which group is the board's empty look is a guess, and every name hangs on it
+    colours = cells(((10.0, 0.0, 0.0), 60), (BLUE_STONE, 30), (RED_STONE, 20))
+    P = votes(({BLACK: 0.8, EMPTY: 0.1}, 60), ({BLUE: 0.7, EMPTY: 0.2}, 30), ({RED: 0.9}, 20))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.doubted.all()
 
 
 def test_one_colour_split_by_a_shadow_keeps_one_name():
@@ -284,3 +300,77 @@ def test_a_colour_of_disc_stones_shaded_unevenly_is_not_taken_for_marks():
     shade = [1.0] * 60 + [1.8] * 30 + [6.5] * 10 + [2.7] * 15 + [10.0] * 15
     named = name_by_groups(P, P, colours, COLUMNS, body(colours, shade=shade))
     assert named.best.tolist() == [EMPTY] * 60 + [BLUE] * 40 + [RED] * 30
+
+
+def test_two_groups_tinted_opposite_ways_are_not_both_black():
+    # rings_75013 (dev seed 75): dark green and purple glass in a dim photo, both read black by the forest;
+    # one light tints one colour's lit and shaded stones the same way, so tints opposed are two colours
+    green_dark, purple_dark = (14.0, -5.0, 3.0), (14.0, 5.0, -8.0)
+    colours = cells((BOARD, 60), (green_dark, 40), (purple_dark, 30))
+    P = votes(({EMPTY: 0.9}, 60), ({BLACK: 0.9}, 70))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best[60:].tolist() == [BLACK] * 70  # the forest's name stands ...
+    assert named.doubted[60:].all()  # ... checked
+    assert not named.doubted[:60].any()
+
+
+def test_black_stones_lit_and_shaded_are_tinted_alike():
+    # one black glass, lit and in shade, tinted the same way by the one light: one colour; the green and
+    # purple of rings_75013, tinted opposite ways, are two
+    lit, shaded, green_dark, purple_dark = (24.0, 3.0, -7.0), (4.0, 1.5, -3.5), (14.0, -5.0, 3.0), (14.0, 5.0, -8.0)
+    alike = colour_space(np.array([BOARD, lit, shaded]))
+    assert not opposed_tints([EMPTY, BLACK, BLACK], alike, COLUMNS).any()
+    opposed = colour_space(np.array([BOARD, green_dark, purple_dark]))
+    assert opposed_tints([EMPTY, BLACK, BLACK], opposed, COLUMNS).tolist() == [False, True, True]
+    assert not opposed_tints([EMPTY, BLACK, PURPLE], opposed, COLUMNS).any()  # a hue's name is `one_hue`'s
+
+
+def _dark_board(black_feet: float):
+    """A black painted board's points, those with a light dot and plain ones (read black), beside red and
+    orange stones; the grooves show at the points' foot (foot ink 4), which the stones hide (0.1)."""
+    dotted, plain = (48.0, 0.7, -4.4), (17.0, 0.5, -1.3)
+    red, orange = (48.0, 49.0, 31.0), (58.0, 30.0, 39.0)
+    colours = cells((dotted, 30), (plain, 33), (red, 50), (orange, 40))
+    P = votes(({EMPTY: 0.8}, 30), ({BLACK: 0.85}, 33), ({RED: 0.9}, 50), ({ORANGE: 0.9}, 40))
+    feet = [4.0] * 30 + [black_feet] * 33 + [0.1] * 90
+    return P, colours, body(colours, foot_ink=feet)
+
+
+def test_points_that_show_the_lines_at_their_foot_read_black_are_checked():
+    # rings_105003 (dev seed 105): the plain points of a black painted board read as 33 sure black stones;
+    # the grooves show at their foot as at the dotted empty points', where the red and orange stones hide them
+    P, colours, feats = _dark_board(black_feet=4.5)
+    named = name_by_groups(P, P, colours, COLUMNS, feats)
+    assert named.doubted[30:63].all()
+    assert not named.doubted[63:].any()
+
+
+def test_black_stones_that_hide_the_lines_at_their_foot_stay_sure():
+    P, colours, feats = _dark_board(black_feet=0.1)
+    named = name_by_groups(P, P, colours, COLUMNS, feats)
+    assert named.best[30:63].tolist() == [BLACK] * 33
+    assert not named.doubted[30:].any()
+
+
+def _two_empty_looks(rival: tuple[float, float, float]):
+    """Orange glass over light wood in a dim photo, which the forest reads empty, beside a `rival` group it
+    leans empty on less, too far from it in colour to be empty too, and white stones."""
+    orange_glass, white = (17.0, 5.5, 6.6), (52.0, 1.0, 2.0)
+    colours = cells((orange_glass, 38), (rival, 42), (white, 30))
+    P = votes(({EMPTY: 0.9}, 38), ({EMPTY: 0.6, BLACK: 0.3}, 42), ({WHITE: 0.9}, 30))
+    return name_by_groups(P, P, colours, COLUMNS)
+
+
+def test_the_empty_look_is_checked_when_a_grey_group_that_leans_empty_could_be_it():
+    # rings_75013 (dev seed 75): the orange glass was taken for the empty points, sure, and the grey-blue
+    # empty points, off its colour, read black; a board is grey as often as stones are
+    named = _two_empty_looks(rival=(24.0, 4.3, -9.9))
+    assert named.best[:38].tolist() == [EMPTY] * 38
+    assert named.doubted[:38].all()
+
+
+def test_the_empty_look_stays_sure_beside_coloured_stones_the_forest_leans_empty_on():
+    # a clearly coloured group the forest doubts is stones of that colour, not the board
+    named = _two_empty_looks(rival=(40.0, 10.0, -40.0))
+    assert named.best[:38].tolist() == [EMPTY] * 38
+    assert not named.doubted[:38].any()
