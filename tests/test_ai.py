@@ -487,18 +487,56 @@ PEER_LOSS_CORNER = ["b4", "d6", "d5", "d2", "c4", "a4", "c5", "c3", "e5xa4", "a4
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(
-    ("moves", "deep_best"),
+    ("moves", "deep_best", "nodes"),
     [
-        pytest.param(PEER_LOSS_REOPENED, "c3-c4xf4", id="takes-with-the-piece-that-keeps-the-mill-shut"),
+        pytest.param(PEER_LOSS_REOPENED, "c3-c4xf4", 10_000, id="takes-with-the-piece-that-keeps-the-mill-shut"),
         # Placements searched in full reach depth 6 here at this budget, not 7; with the unstoppable-threat charge
         # at 90 (was 70) depth 6 finds f2 again (at 70 it took a4xc5, 0.6 of a piece below f2 at depth 8).
-        pytest.param(PEER_LOSS_LATE_PLACING, "f2", id="ends-the-placing"),
-        pytest.param(PEER_LOSS_CORNER, "g4", id="takes-the-point-of-four-lines"),
+        pytest.param(PEER_LOSS_LATE_PLACING, "f2", 10_000, id="ends-the-placing"),
+        # With the placing fork charge hard plays d1 or d7 here at 10k-12k nodes again, g4 from 15k on (a 0.5 s
+        # move searches 35k-50k).
+        pytest.param(PEER_LOSS_CORNER, "g4", 20_000, id="takes-the-point-of-four-lines"),
     ],
 )
-def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(moves: list[str], deep_best: str, seed: int) -> None:
+def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(
+    moves: list[str], deep_best: str, nodes: int, seed: int
+) -> None:
     # Before the unstoppable-threat charge hard played d2-b2xf4 and a4xc5 here at every seed.
-    assert hard_move_after(moves, seed, 10_000) == deep_best
+    assert hard_move_after(moves, seed, nodes) == deep_best
+
+
+# The opening of every game hard lost to the peer at 0.5 s on seeds 13-20 (up to the board's symmetries), black to
+# place its fourth piece. Replayed at 0.5 s CPU, the three of those games that reached this position (seed 13
+# game 14, 17 game 2, 18 game 10) went d3 and were lost; with the placing fork charge hard places d1 there and
+# won two and drew one. Hard's own depth 8 (before the charge) puts the two 0.04 of a piece apart.
+PEER_LOSS_SHUT_IN = ["f4", "b4", "d2", "b2", "b6", "d6", "a4"]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_morris_hard_places_d1_where_d3_lost_to_the_peer(seed: int) -> None:
+    # Without the placing fork charge hard places d3 here at seeds 0 and 1 at 30k-50k nodes (a 0.5 s move).
+    assert hard_move_after(PEER_LOSS_SHUT_IN, seed, 40_000) == "d1"
+
+
+def test_morris_hard_charges_a_placing_fork() -> None:
+    # White, to place, has no mill ready; black has two open pairs with different gaps: white fills one and
+    # black closes the other. One pair, two pairs sharing their gap, or a mill of white's own to close
+    # first is no fork.
+    from engine.ai.games.morris import HARD_WEIGHTS, Weights, evaluate
+
+    assert HARD_WEIGHTS.placing_fork > 0
+    blind = Weights(**{**vars(HARD_WEIGHTS), "placing_fork": 0})
+    white = ["e3", "c5", "f6", "g1"]
+    for extra_white, black, charged in (
+        ([], ["b2", "b4", "d7", "g7"], 1),  # gaps b6 and a7
+        (["a7"], ["b2", "b4", "d7", "g7"], 0),  # a7 filled: one pair left
+        ([], ["d7", "g7", "a4", "a1"], 0),  # both pairs close at a7: one placement fills it
+        (["d1"], ["b2", "b4", "d7", "g7"], 0),  # white closes a1-d1-g1 first
+    ):
+        state = morris_position(white + extra_white, black, "white", {"white": 4, "black": 4})
+        assert evaluate(state, blind) - evaluate(state, HARD_WEIGHTS) == pytest.approx(
+            charged * HARD_WEIGHTS.placing_fork
+        ), (extra_white, black)
 
 
 def hard_move_after(moves: list[str], seed: int, nodes: int) -> str:

@@ -4,7 +4,8 @@ The evaluation counts, for each side, its pieces (on the board and in hand),
 closed mills, mobility, blocked pieces, running mills (a piece that steps from one closed mill
 into another: a mill every move); the side to move with a mill ready takes a
 piece next, and loses one next when the other side has a mill ready that it cannot
-stop (no piece of its own next to the gap). Depth does the rest: the hard player searches as deep as its budget
+stop (no piece of its own next to the gap) or, while placing, two such mills with different gaps (one
+placement fills one). Depth does the rest: the hard player searches as deep as its budget
 allows (iterative deepening, transposition table keyed by a Zobrist hash, mills
 and blocks ordered first).
 """
@@ -75,17 +76,25 @@ class Weights:
         cramped: float = 0.0,
         unstoppable_threat: float = 0.0,
         placing_mobility: float | None = None,
+        placing_fork: float = 0.0,
     ) -> None:
         self.piece, self.mill, self.mobility = piece, mill, mobility
         self.placing_mobility = mobility if placing_mobility is None else placing_mobility  # while a hand holds pieces
         self.to_move_threat, self.running_mill, self.blocked = to_move_threat, running_mill, blocked
         self.reopening_mill, self.cramped = reopening_mill, cramped
         self.unstoppable_threat = unstoppable_threat
+        self.placing_fork = placing_fork
 
 
 MEDIUM_WEIGHTS = Weights()
 HARD_WEIGHTS = Weights(
-    placing_mobility=8, running_mill=40, blocked=20, reopening_mill=60, cramped=15, unstoppable_threat=90
+    placing_mobility=8,
+    running_mill=40,
+    blocked=20,
+    reopening_mill=60,
+    cramped=15,
+    unstoppable_threat=90,
+    placing_fork=90,
 )
 CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut in: each missing one costs more
 # Placing mobility: at 3 hundredths a step, as while moving, hard let the peer have the points that
@@ -111,6 +120,11 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # At 90 (0.9 of a piece: the piece lost next, less the chance of a counter-mill first) hard no longer plays
 # the decisive moves of its last two losses to the peer (searched at 40k nodes, tests/test_ai.py); from 100
 # on it takes with the wrong piece again in an older loss (PEER_LOSS_REOPENED there: d2-b2xf4 at seed 0).
+# Placing fork: while the other side still places, two open pairs of its with different gaps cost the side
+# to move a piece (it fills one gap, the other closes) unless it has a mill ready itself; the leaf saw only
+# its own ready mill, so values swung by the leaf's parity. At 90, as the unstoppable threat, hard turned the
+# 7 games it lost to the peer at 0.5 s on seeds 13-20, replayed, from 1/1/5 to 5/2/0 (black's fourth
+# placement after f4 b4 d2 b2 b6 d6 a4: d1, was d3).
 # Tried and dropped (self-play against the medium player, 40 games a setting): open mills, threat
 # counts, double threats, fork points and a threat quiescence search did no better than this
 # plainer evaluation searched as deep.
@@ -186,6 +200,14 @@ def unstoppable_gaps(men: int, pairs: int, others: int) -> int:
         if around & men & ~mask and not around & others:
             gaps |= gap
     return gaps
+
+
+def gap_count(men: int, pairs: int) -> int:
+    """How many different points would close these open pairs (two pairs may share one gap)."""
+    gaps = 0
+    for mask in line_masks(pairs):
+        gaps |= mask ^ (men & mask)
+    return gaps.bit_count()
 
 
 def running_mills(men: int, empty: int) -> int:
@@ -271,6 +293,8 @@ def evaluate(state: MorrisState, weights: Weights = HARD_WEIGHTS) -> float:
         and unstoppable_gaps(them, open_pairs(their_lines, my_lines), me)
     ):
         value -= weights.unstoppable_threat  # the side to move cannot fill the gap: it loses a piece next
+    elif weights.placing_fork and hand[1 - t] and gap_count(them, open_pairs(their_lines, my_lines)) >= 2:
+        value -= weights.placing_fork  # one placement fills one gap: the other side closes a mill at the other
     # Running and reopening mills start from a closed mill: with none, there is nothing to count.
     if weights.running_mill:
         if my_full and not hand[t]:
