@@ -2,7 +2,9 @@
 work kept per photo (`vision.memo`), the big line kernel split in two, the round-edge response in
 place, each region fitted once however many clusterings cut it out, a region's overlaps counted in
 the outline's box, a photo's lattices found once, and RANSAC's search for a consensus no caller
-takes ended at the draws the share it needs takes, and no stones looked for where every line agrees."""
+takes ended at the draws the share it needs takes, and no stones looked for where every line agrees;
+the round-edge products shared by directions and radii, k-means labels by each centre's distances,
+a photo's clusterings kept for every game, and a region opened in its box."""
 
 from __future__ import annotations
 
