@@ -210,13 +210,28 @@ def _rasterised_moments(poly: np.ndarray, res: int) -> tuple[np.ndarray, np.ndar
     return pts.mean(0), np.cov(pts.T)
 
 
-def _silhouette_ecc(region: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
-    """Refine H so the projected outline covers the region (ECC on the two masks)."""
+@functools.cache
+def _silhouette(game: str) -> tuple[Frame, np.ndarray]:
+    """The board's outline filled and blurred in its silhouette frame: the same for every fit to
+    every region of every photo, so drawn once per game (read-only: it is shared)."""
+    layout = get_layout(game)
     fr = Frame(layout, SILHOUETTE_SPAN_PX / _span(layout), margin=0.8)
     outline = np.zeros((fr.h, fr.w), np.float32)
     cv2.fillPoly(outline, [np.round(fr.to_px(layout.outline)).astype(np.int32)], 1.0)
     silhouette = cv2.GaussianBlur(outline, (0, 0), 1.5)
-    seen = cv2.GaussianBlur(region.astype(np.float32) / 255.0, (0, 0), 1.5)
+    silhouette.flags.writeable = False
+    return fr, silhouette
+
+
+def _blurred_region(region: np.ndarray) -> np.ndarray:
+    """The region mask (0/255) as the silhouette ECC compares it: 0..1, blurred like the silhouette."""
+    return cv2.GaussianBlur(region.astype(np.float32) / 255.0, (0, 0), 1.5)
+
+
+def _silhouette_ecc(seen: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
+    """Refine H so the projected outline covers the region (ECC on the two masks; `seen` is the
+    region as `_blurred_region` gives it, made once for each of the region's fits)."""
+    fr, silhouette = _silhouette(layout.game)
     warp = (H @ np.linalg.inv(fr.C)).astype(np.float32)
     warp /= warp[2, 2]
     try:
@@ -297,7 +312,28 @@ def shape_homographies(
         # so every angle that overlaps nearly as well goes on to the feature score
         top = max(s for s, _ in scored)
         return [H for iou, H in scored if iou >= max(MIN_OVERLAP, NEAR_TOP_OVERLAP * top)]
-    return [_silhouette_ecc(region, H, layout) for iou, H in peaks[:2] if iou >= MIN_OVERLAP]
+    starts = [H for iou, H in peaks[:2] if iou >= MIN_OVERLAP]
+    if not starts:
+        return []
+    seen = _blurred_region(region)  # once for the region's fits
+    return [_silhouette_ecc(seen, H, layout) for H in starts]
+
+
+def opened_in_box(mask: np.ndarray, size: int) -> np.ndarray:
+    """The mask opened by OpenCV's `size` ellipse, worked out in its regions' box widened by the
+    ellipse's reach: the same pixels as opening the whole mask (an opening never reaches past the
+    box, and a box side the image cuts keeps the image's edge), at a fraction of them."""
+    x, y, w, h = cv2.boundingRect(mask)
+    out = np.zeros_like(mask)
+    if w == 0:
+        return out
+    reach = size // 2
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(mask.shape[1], x + w + reach), min(mask.shape[0], y + h + reach)
+    box = np.ascontiguousarray(mask[y0:y1, x0:x1])
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    out[y0:y1, x0:x1] = cv2.morphologyEx(box, cv2.MORPH_OPEN, kernel)
+    return out
 
 
 def feature_outline(layout: Layout, pad: float = FEATURE_PAD) -> np.ndarray:
@@ -360,10 +396,7 @@ def candidates(small: np.ndarray, layout: Layout, pool: Executor) -> list[Candid
     def outline_fits(item: tuple[str, np.ndarray]) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
         """One region's fits: the outlines they are fitted to, the outline laid over its shape, and its polygons."""
         name, filled = item
-        open_px = max(5, int(stone_px * OPEN_STONES) | 1)
-        opened = cv2.morphologyEx(
-            filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
-        )
+        opened = opened_in_box(filled, max(5, int(stone_px * OPEN_STONES) | 1))
         polys = fit_polygons(filled, n, MIN_POLYGON * sw * sh, MAX_REGION * sw * sh)
         if np.count_nonzero(opened != filled) > OPENED_CHANGE * sw * sh:
             polys += fit_polygons(opened, n, MIN_POLYGON * sw * sh, MAX_REGION * sw * sh)

@@ -28,7 +28,7 @@ import numpy as np
 
 from .consensus import consensus_homography
 from .layouts import Layout
-from .marks import mark_grid, placement_evidence, ring_response
+from .marks import mark_grid, placement_evidence, ring_responses, unit_gradients
 from .memo import per_image
 
 MARK_RADII_PX = tuple(np.geomspace(4.0, 22.0, 7))  # round-edge radii tried on the small copy (pixels)
@@ -60,8 +60,8 @@ def round_marks(gray: np.ndarray) -> list[tuple[float, np.ndarray, np.ndarray]]:
     Marks of one size are kept together: small ones are everywhere in wood grain, and the
     lattice is made of one size of mark (pockets and the stones in them)."""
     out = []
-    for r in MARK_RADII_PX:
-        resp = ring_response(gray, 1.0, (r,))
+    # each size's response as `ring_response(gray, 1.0, (r,))`, the gradient worked out once
+    for r, resp in zip(MARK_RADII_PX, ring_responses(*unit_gradients(gray, 1.0), list(MARK_RADII_PX))):
         level = MARK_LEVEL * float(np.percentile(resp, 99.5) + 1e-6)
         k = int(1.5 * r) | 1
         peaks = (resp >= cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (resp > level)

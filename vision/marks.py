@@ -80,37 +80,73 @@ def ring_response(gray: np.ndarray, s: float, radii: tuple[float, ...]) -> np.nd
     """Round-edge strength at every pixel of a canonical warp with `s` pixels per board unit:
     the mean over a circle of |radial| - |tangential| gradient (sqrt-compressed magnitudes),
     the best of the given radii (board units)."""
+    best: np.ndarray | None = None
+    for acc in ring_responses(*unit_gradients(gray, s), [rad * s for rad in radii]):
+        best = acc if best is None else np.maximum(best, acc)
+    if best is None:
+        raise ValueError("ring_response needs at least one radius")
+    return best
+
+
+def unit_gradients(gray: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """The gradient `ring_response` measures round edges in (smoothed for `s` pixels per board
+    unit, its size square-root compressed): the same for every radius looked for."""
     g = cv2.GaussianBlur(gray, (0, 0), max(0.7, 0.06 * s))
     gx = np.asarray(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
     k = 1.0 / np.sqrt(np.sqrt(gx * gx + gy * gy) + 1e-3)  # keep the direction, compress the size
     gx *= k
     gy *= k
-    h, w = g.shape
-    best: np.ndarray | None = None
-    for rad in radii:
-        r = rad * s
-        R = int(math.ceil(r)) + 1
-        px = cv2.copyMakeBorder(gx, R, R, R, R, cv2.BORDER_CONSTANT, value=0)
-        py = cv2.copyMakeBorder(gy, R, R, R, R, cv2.BORDER_CONSTANT, value=0)
+    return gx, gy
+
+
+def _ring_directions(n: int) -> tuple[tuple[float, ...], tuple[tuple[float, float, int, int, bool], ...]]:
+    """The sizes of the directions' cosines and sines as float32 (as numpy multiplies a float32
+    array by a Python float) and per direction (cos, sin, its cosine's size, its sine's size
+    (indices into the sizes), whether the two have the same sign)."""
+    turns = [(math.cos(2 * math.pi * j / n), math.sin(2 * math.pi * j / n)) for j in range(n)]
+    sizes = sorted({abs(float(np.float32(v))) for turn in turns for v in turn})
+    at = {size: k for k, size in enumerate(sizes)}
+    return tuple(sizes), tuple(
+        (c, sn, at[abs(float(np.float32(c)))], at[abs(float(np.float32(sn)))], (c < 0) == (sn < 0)) for c, sn in turns
+    )
+
+
+_SIZES, _DIRECTIONS = _ring_directions(RING_DIRECTIONS)
+
+
+def ring_responses(gx: np.ndarray, gy: np.ndarray, radii_px: list[float]) -> list[np.ndarray]:
+    """The round-edge response of `unit_gradients` at each radius (pixels) in turn."""
+    if not radii_px:
+        return []
+    h, w = gx.shape
+    R = int(math.ceil(max(radii_px))) + 1  # every radius' shifts stay in the padding (zeros, as beyond the image)
+    px = cv2.copyMakeBorder(gx, R, R, R, R, cv2.BORDER_CONSTANT, value=0)
+    py = cv2.copyMakeBorder(gy, R, R, R, R, cv2.BORDER_CONSTANT, value=0)
+    # |radial| - |tangential| in two buffers, step by step in place: the same float32 sums as
+    # `np.abs(sx * c + sy * sn) - np.abs(sy * c - sx * sn)`, without a new array at every step.
+    # Each gradient is multiplied once by each size of cosine (8 for 16 directions, not 32 times
+    # a radius): a product's sign is its factors' and |-a + -b| = |a + b| exactly, so a direction
+    # adds or subtracts the shifted products as their signs say.
+    xs = [np.multiply(px, size) for size in _SIZES]
+    ys = [np.multiply(py, size) for size in _SIZES]
+    radial, tangential = (np.empty((h, w), np.float32) for _ in range(2))
+    out = []
+    for r in radii_px:
         acc = np.zeros((h, w), np.float32)
-        # |radial| - |tangential| in three buffers, step by step in place: the same float32 sums as
-        # `np.abs(sx * c + sy * sn) - np.abs(sy * c - sx * sn)`, without a new array at every step
-        radial, tangential, term = (np.empty((h, w), np.float32) for _ in range(3))
-        for j in range(RING_DIRECTIONS):
-            t = 2 * math.pi * j / RING_DIRECTIONS
-            c, sn = math.cos(t), math.sin(t)
+        for c, sn, at_c, at_sn, same_sign in _DIRECTIONS:
             dx, dy = int(round(r * c)), int(round(r * sn))
-            sx = px[R + dy : R + dy + h, R + dx : R + dx + w]
-            sy = py[R + dy : R + dy + h, R + dx : R + dx + w]
-            np.add(np.multiply(sx, c, out=radial), np.multiply(sy, sn, out=term), out=radial)
-            np.subtract(np.multiply(sy, c, out=tangential), np.multiply(sx, sn, out=term), out=tangential)
+            window = (slice(R + dy, R + dy + h), slice(R + dx, R + dx + w))
+            if same_sign:  # +-(sx * |c| + sy * |sn|) and +-(sy * |c| - sx * |sn|)
+                np.add(xs[at_c][window], ys[at_sn][window], out=radial)
+                np.subtract(ys[at_c][window], xs[at_sn][window], out=tangential)
+            else:  # +-(sx * |c| - sy * |sn|) and +-(sy * |c| + sx * |sn|)
+                np.subtract(xs[at_c][window], ys[at_sn][window], out=radial)
+                np.add(ys[at_c][window], xs[at_sn][window], out=tangential)
             acc += np.subtract(np.abs(radial, out=radial), np.abs(tangential, out=tangential), out=radial)
         acc *= 1.0 / RING_DIRECTIONS
-        best = acc if best is None else np.maximum(best, acc)
-    if best is None:
-        raise ValueError("ring_response needs at least one radius")
-    return best
+        out.append(acc)
+    return out
 
 
 def window_peaks(resp: np.ndarray, centres: np.ndarray, R: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

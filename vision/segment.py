@@ -14,6 +14,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from .memo import per_image
 from .tuning import (
     BLOB_SCALES,
     BORDER_CLUSTERS,
@@ -56,6 +57,20 @@ def _cluster_centres(features: np.ndarray, clusters: int, seed: int) -> np.ndarr
     # OpenCV's stubs make bestLabels required; None (no initial labels) is its documented Python use
     _, _, centres = cv2.kmeans(features, clusters, None, _KMEANS_CRITERIA, KMEANS_ATTEMPTS, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     return centres
+
+
+def _squared_distances(features: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Squared distance of every row of `features` to every centre (float32, centres x rows): the
+    same float32 sums as `((features[:, None] - centres[None]) ** 2).sum(-1).T` (the squares added
+    in column order), a third of the time without the rows x centres x columns difference array."""
+    out = np.empty((len(centres), len(features)), np.float32)
+    for k, centre in enumerate(centres):
+        diff = np.subtract(features[:, 0], centre[0])
+        acc = np.multiply(diff, diff, out=out[k])
+        for j in range(1, features.shape[1]):
+            np.subtract(features[:, j], centre[j], out=diff)
+            acc += np.multiply(diff, diff, out=diff)
+    return out
 
 
 def thin_lines(gray: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -146,29 +161,45 @@ def _dense(marks: np.ndarray, stone_px: float) -> tuple[np.ndarray, float]:
     return density8, level
 
 
-def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> list[tuple[str, np.ndarray]]:
-    """Regions that may be the board: colour clusters, colour + grain texture clusters, round-blob
-    density, for drawn boards thin-dark-line density, and what differs from the frame's border."""
-    h, w = small.shape[:2]
+@per_image
+def _lab(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The small copy's Lab colours (smoothed, float32) and its pixels' colours as rows, lightness
+    weighted: the clusterings' and the border model's, the same for every game looked for."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), SEGMENT_BLUR), cv2.COLOR_BGR2Lab).astype(np.float32)
     colour = lab.reshape(-1, 3).copy()
     colour[:, 0] *= LIGHTNESS_WEIGHT
-    out: list[tuple[str, np.ndarray]] = []
-    rng = np.random.default_rng(0)
-    close_px = max(3, int(stone_px * CLOSE_STONES) | 1)
-    close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close_px, close_px))
-    open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_PX, OPEN_PX))
+    return lab, colour
 
-    def cleaned(mask: np.ndarray) -> np.ndarray:
-        """Specks opened away, gaps the size of a stone closed."""
-        return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, open_kernel), cv2.MORPH_CLOSE, close_kernel)
 
-    # texture: wood grain direction (structure tensor), so a board on a table of the
-    # same wood still stands apart when its grain runs another way
+def _sample_rows(count: int) -> np.ndarray:
+    """The pixels k-means learns its clusters from: the same draw for every clustering of a photo."""
+    return np.random.default_rng(0).choice(count, min(count, CLUSTER_SAMPLES), replace=False)
+
+
+def _labels(features: np.ndarray, cluster_counts: tuple[int, ...], shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    """For each number of clusters, every pixel's nearest k-means centre (centres learnt on `_sample_rows`)."""
+    sample = features[_sample_rows(len(features))]
+    return tuple(
+        _squared_distances(features, _cluster_centres(sample, clusters, seed=clusters)).argmin(0).reshape(shape)
+        for clusters in cluster_counts
+    )
+
+
+@per_image
+def _colour_labels(small: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The colour clusterings' label maps (`COLOUR_CLUSTERS`): once per photo, whichever game is looked for."""
+    return _labels(_lab(small)[1], COLOUR_CLUSTERS, small.shape[:2])
+
+
+@per_image
+def _texture_labels(small: np.ndarray, sigma: float) -> tuple[np.ndarray, ...]:
+    """The colour + wood-grain direction clusterings' label maps (`TEXTURE_CLUSTERS`), the grain's
+    structure tensor and the colours smoothed over `sigma` pixels (so a board on a table of the same
+    wood still stands apart when its grain runs another way)."""
+    lab = _lab(small)[0]
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     gx = np.asarray(cv2.Sobel(gray, cv2.CV_32F, 1, 0), dtype=np.float32)
     gy = np.asarray(cv2.Sobel(gray, cv2.CV_32F, 0, 1), dtype=np.float32)
-    sigma = max(TEXTURE_MIN_SIGMA, stone_px * TEXTURE_STONES)
     jxx = cv2.GaussianBlur(gx * gx, (0, 0), sigma)
     jyy = cv2.GaussianBlur(gy * gy, (0, 0), sigma)
     jxy = cv2.GaussianBlur(gx * gy, (0, 0), sigma)
@@ -177,16 +208,13 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
     lab_smooth = cv2.GaussianBlur(lab, (0, 0), sigma).reshape(-1, 3).astype(np.float32)  # a copy
     lab_smooth[:, 0] *= LIGHTNESS_WEIGHT
     colour_texture = np.concatenate([lab_smooth, texture], 1).astype(np.float32)
-    idx = rng.choice(len(colour), min(len(colour), CLUSTER_SAMPLES), replace=False)
-    for prefix, features, cluster_counts in (("k", colour, COLOUR_CLUSTERS), ("t", colour_texture, TEXTURE_CLUSTERS)):
-        sample = features[idx]
-        for clusters in cluster_counts:
-            centres = _cluster_centres(sample, clusters, seed=clusters)
-            nearest = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(-1).argmin(1).reshape(h, w)
-            for c in range(clusters):
-                out.append((f"{prefix}{clusters}c{c}", cleaned((nearest == c).astype(np.uint8) * 255)))
-    # where the board's own round features (pockets, stones) are dense: blobs by the
-    # determinant of the Hessian (wood grain stripes give none), then their density
+    return _labels(colour_texture, TEXTURE_CLUSTERS, small.shape[:2])
+
+
+@per_image
+def _blob_marks(small: np.ndarray) -> np.ndarray:
+    """Round blobs (pockets, stones) by the determinant of the Hessian (wood grain stripes give
+    none), 0/1 float32: once per photo, their density is each game's stone size's."""
     gray_plain = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     hessian = np.zeros_like(gray_plain)
     for scale in BLOB_SCALES:
@@ -195,23 +223,26 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
         lyy = cv2.Sobel(b, cv2.CV_32F, 0, 2)
         lxy = cv2.Sobel(b, cv2.CV_32F, 1, 1)
         hessian = np.maximum(hessian, (lxx * lyy - lxy * lxy) * scale**4)
-    blobs = (hessian > np.percentile(hessian, BLOB_SHARE)).astype(np.float32)
-    density8, otsu = _dense(blobs, stone_px)
-    for level in (otsu * BLOB_LEVELS[0], otsu * BLOB_LEVELS[1]):
-        out.append((f"blob{int(level)}", (density8 > level).astype(np.uint8) * 255))
-    if drawn:
-        # where thin lines are dense: a drawn board on a table of its own wood still has its
-        # lines (table grain is broad or sparse at this scale)
-        lines = max(thin_lines(gray_plain, THIN_LINE_PX), key=_largest_piece)
-        thin = (lines > np.percentile(lines, LINE_DENSITY_SHARE)).astype(np.float32)
-        density8, otsu = _dense(thin, stone_px)
-        out.append((f"lines{int(otsu)}", (density8 > otsu).astype(np.uint8) * 255))
-        # the drawing itself: the largest connected piece of thin line, filled -- its outer edge
-        # is the drawing's (morris' outer square, rings' outer circles), whatever the wood
-        piece = _biggest_piece(lines)
-        if piece is not None:
-            out.append(("drawing", piece))
-    # border colour model: what touches the frame's edge is table
+    return (hessian > np.percentile(hessian, BLOB_SHARE)).astype(np.float32)
+
+
+@per_image
+def _thin_line_marks(small: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Drawn boards' strongest thin lines (0/1 float32, of the polarity whose drawing holds together)
+    and their largest connected piece (None on a blank map): once per photo, for both drawn games."""
+    lines = max(
+        thin_lines(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), THIN_LINE_PX), key=_largest_piece
+    )
+    thin = (lines > np.percentile(lines, LINE_DENSITY_SHARE)).astype(np.float32)
+    return thin, _biggest_piece(lines)
+
+
+@per_image
+def _off_the_border(small: np.ndarray) -> tuple[np.ndarray, float]:
+    """How far each pixel's colour is from the table's (a colour model of what touches the frame's
+    edge), 8 bits, and Otsu's level on it: once per photo."""
+    h, w = small.shape[:2]
+    lab, colour = _lab(small)
     border_px = max(4, int(BORDER_SHARE * min(h, w)))
     border = np.concatenate(
         [
@@ -224,9 +255,50 @@ def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> 
     border_colour = border.copy()
     border_colour[:, 0] *= LIGHTNESS_WEIGHT
     table = _cluster_centres(border_colour, BORDER_CLUSTERS, seed=BORDER_SEED)
-    dist = np.sqrt(((colour[:, None, :] - table[None]) ** 2).sum(-1).min(1)).reshape(h, w)
+    dist = np.sqrt(_squared_distances(colour, table).min(0)).reshape(h, w)
     dist8 = np.clip(dist * BORDER_STRETCH, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return dist8, float(otsu)
+
+
+def candidate_masks(small: np.ndarray, stone_px: float, drawn: bool = False) -> list[tuple[str, np.ndarray]]:
+    """Regions that may be the board: colour clusters, colour + grain texture clusters, round-blob
+    density, for drawn boards thin-dark-line density, and what differs from the frame's border.
+    What does not depend on the game's stone size is worked out once per photo (`small` is the
+    photo's kept small copy, `memo.shrunk`): a reading looks for more than one game in it."""
+    out: list[tuple[str, np.ndarray]] = []
+    close_px = max(3, int(stone_px * CLOSE_STONES) | 1)
+    close_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close_px, close_px))
+    open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_PX, OPEN_PX))
+
+    def cleaned(mask: np.ndarray) -> np.ndarray:
+        """Specks opened away, gaps the size of a stone closed."""
+        return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, open_kernel), cv2.MORPH_CLOSE, close_kernel)
+
+    sigma = max(TEXTURE_MIN_SIGMA, stone_px * TEXTURE_STONES)
+    for prefix, label_maps, cluster_counts in (
+        ("k", _colour_labels(small), COLOUR_CLUSTERS),
+        ("t", _texture_labels(small, sigma), TEXTURE_CLUSTERS),
+    ):
+        for clusters, nearest in zip(cluster_counts, label_maps):
+            for c in range(clusters):
+                out.append((f"{prefix}{clusters}c{c}", cleaned((nearest == c).astype(np.uint8) * 255)))
+    # where the board's own round features (pockets, stones) are dense
+    density8, otsu = _dense(_blob_marks(small), stone_px)
+    for level in (otsu * BLOB_LEVELS[0], otsu * BLOB_LEVELS[1]):
+        out.append((f"blob{int(level)}", (density8 > level).astype(np.uint8) * 255))
+    if drawn:
+        # where thin lines are dense: a drawn board on a table of its own wood still has its
+        # lines (table grain is broad or sparse at this scale)
+        thin, piece = _thin_line_marks(small)
+        density8, otsu = _dense(thin, stone_px)
+        out.append((f"lines{int(otsu)}", (density8 > otsu).astype(np.uint8) * 255))
+        # the drawing itself: the largest connected piece of thin line, filled -- its outer edge
+        # is the drawing's (morris' outer square, rings' outer circles), whatever the wood
+        if piece is not None:
+            out.append(("drawing", piece))
+    # border colour model: what touches the frame's edge is table
+    dist8, otsu = _off_the_border(small)
     for level in (otsu * BORDER_LEVELS[0], otsu * BORDER_LEVELS[1]):
         out.append((f"border{int(level)}", cleaned((dist8 > level).astype(np.uint8) * 255)))
     return out

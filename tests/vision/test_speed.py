@@ -2,7 +2,9 @@
 work kept per photo (`vision.memo`), the big line kernel split in two, the round-edge response in
 place, each region fitted once however many clusterings cut it out, a region's overlaps counted in
 the outline's box, a photo's lattices found once, and RANSAC's search for a consensus no caller
-takes ended at the draws the share it needs takes, and no stones looked for where every line agrees."""
+takes ended at the draws the share it needs takes, and no stones looked for where every line agrees;
+the round-edge products shared by directions and radii, k-means labels by each centre's distances,
+a photo's clusterings kept for every game, and a region opened in its box."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import numpy as np
 import pytest
 
 import vision.fit as fit
-from vision import consensus, lattice, refine
+from vision import consensus, lattice, marks, refine, segment
 from vision.evidence import line_samples
 from vision.layouts import get_layout
 from vision.marks import ring_response
@@ -140,10 +142,20 @@ def _ring_response_plainly(gray: np.ndarray, s: float, radii: tuple[float, ...])
     return best
 
 
-@pytest.mark.parametrize(("s", "radii"), [(20.0, (0.3, 0.35, 0.4)), (1.0, (2.5,)), (10.0, (0.36, 0.42, 0.48))])
-def test_the_round_edge_response_in_place_is_the_plain_one_exactly(s: float, radii: tuple[float, ...]) -> None:
+@pytest.mark.parametrize(
+    ("s", "radii", "shape"),
+    [
+        (20.0, (0.3, 0.35, 0.4), (90, 110)),
+        (1.0, (2.5,), (90, 110)),
+        (10.0, (0.36, 0.42, 0.48), (90, 110)),
+        (1.0, (4.0, 22.0), (300, 400)),  # the small copy, as the lattice search looks at it
+    ],
+)
+def test_the_round_edge_response_in_place_is_the_plain_one_exactly(
+    s: float, radii: tuple[float, ...], shape: tuple[int, int]
+) -> None:
     rng = np.random.default_rng(3)
-    gray = cv2.GaussianBlur((rng.random((90, 110)) * 255).astype(np.float32), (0, 0), 2.0)
+    gray = cv2.GaussianBlur((rng.random(shape) * 255).astype(np.float32), (0, 0), 2.0)
     assert np.array_equal(ring_response(gray, s, radii), _ring_response_plainly(gray, s, radii))
 
 
@@ -290,3 +302,59 @@ def test_an_outlines_moments_are_rasterised_once_and_the_same() -> None:
     assert np.array_equal(centre, fresh[0]) and np.array_equal(cov, fresh[1])
     with pytest.raises(ValueError):
         centre[0] = 1.0  # shared: read-only
+
+
+@pytest.mark.parametrize(("columns", "centres"), [(3, 2), (3, 4), (6, 3)])
+def test_the_distances_to_the_cluster_centres_are_the_broadcast_ones_exactly(columns: int, centres: int) -> None:
+    rng = np.random.default_rng(columns * 10 + centres)
+    features = (rng.normal(0, 40, (5000, columns)) + 50).astype(np.float32)
+    middles = (rng.normal(0, 40, (centres, columns)) + 50).astype(np.float32)
+    plain = ((features[:, None, :] - middles[None, :, :]) ** 2).sum(-1)
+    assert np.array_equal(segment._squared_distances(features, middles), plain.T)
+
+
+@pytest.mark.parametrize("size", [5, 29, 37])
+def test_a_region_opened_in_its_box_is_opened_as_the_whole_mask_exactly(size: int) -> None:
+    rng = np.random.default_rng(size)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    for _ in range(30):
+        mask = np.zeros((300, 400), np.uint8)
+        # blobs anywhere, some cut by the image's edges, some with limbs thinner than the kernel
+        for _ in range(int(rng.integers(1, 4))):
+            centre = tuple(int(v) for v in rng.uniform((-50, -50), (450, 350)))
+            axes = tuple(int(v) for v in rng.uniform(5, 160, 2))
+            cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
+        cv2.line(mask, (int(rng.integers(0, 400)), 0), (int(rng.integers(0, 400)), 299), 255, int(rng.integers(1, 9)))
+        assert np.array_equal(fit.opened_in_box(mask, size), cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+    assert not fit.opened_in_box(np.zeros((30, 40), np.uint8), size).any()
+
+
+def test_the_round_marks_responses_share_one_gradient_and_are_each_radius_plain_one_exactly() -> None:
+    rng = np.random.default_rng(4)
+    gray = cv2.GaussianBlur((rng.random((300, 400)) * 255).astype(np.float32), (0, 0), 2.0)
+    radii = list(lattice.MARK_RADII_PX)
+    shared = marks.ring_responses(*marks.unit_gradients(gray, 1.0), radii)
+    assert len(shared) == len(radii)
+    for r, resp in zip(radii, shared):
+        assert np.array_equal(resp, _ring_response_plainly(gray, 1.0, (r,)))
+
+
+def test_a_photos_regions_for_another_game_reuse_its_clusterings_and_are_the_fresh_ones_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    small = cv2.resize(read_image(PHOTOS / "three-stones_3000.jpg"), (400, 300), interpolation=cv2.INTER_AREA)
+    learnt: list[int] = []
+    plain = segment._cluster_centres
+
+    def counted(features: np.ndarray, clusters: int, seed: int) -> np.ndarray:
+        learnt.append(clusters)
+        return plain(features, clusters, seed)
+
+    monkeypatch.setattr(segment, "_cluster_centres", counted)
+    segment.candidate_masks(small, 20.0)
+    assert len(learnt) == 6  # colour 2, 3, 4; colour + grain 2, 3; the table's colours
+    again = segment.candidate_masks(small, 30.0, drawn=True)
+    assert len(learnt) == 8  # only the grain, averaged over the other stone size, is clustered again
+    fresh = segment.candidate_masks(small.copy(), 30.0, drawn=True)
+    assert [name for name, _ in again] == [name for name, _ in fresh]
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(again, fresh))
