@@ -66,11 +66,13 @@ document.body.dataset.ready = "1";
 # bare Pyodide restored from the snapshot build.py made, as the app's python.js starts it
 RESTORED_PAGE = BARE_PAGE.replace("bare.js", "restored.js").replace("bare Pyodide", "restored Pyodide")
 RESTORED_SCRIPT = """import { startPython } from "./pyodide-start.js";
-const { python, from } = await startPython(new URL("./pyodide/", location.href).href);
+const { python, from, why } = await startPython(new URL("./pyodide/", location.href).href);
 python.runPython("import sys; sys.version");
-if (from === "snapshot") document.body.dataset.ready = "1";  // a fresh start would time another thing
+// a fresh start would time another thing: the page says why instead, and the bench stops with it
+if (from === "snapshot") document.body.dataset.ready = "1";
+else document.body.dataset.failed = `started afresh, not from the snapshot: ${why}`;
 """
-READY = "body[data-ready]"
+READY = "body[data-ready], body[data-failed]"  # a page that cannot time its start says why (body[data-failed])
 TIMEOUT_MS = 120_000
 # A start ends when the page is seen ready (body[data-ready]) by a check that runs in the page every READY_POLL_MS.
 # Playwright's wait_for_selector (1.65) checks from the test's side at 0, 20, 50, 100, 100 ms and then every 500 ms:
@@ -78,7 +80,7 @@ TIMEOUT_MS = 120_000
 # then) was seen at once and the app (ready 0.1-0.2 s later) at the next check, up to 500 ms on: 17-44 ms after
 # ready against 71-552 ms (4 cold starts each, load 7). `--wait selector` times starts as before, to compare with
 # older rows.
-READY_CHECK = "() => !!(document.body && document.body.dataset.ready)"
+READY_CHECK = "() => !!(document.body && (document.body.dataset.ready || document.body.dataset.failed))"
 READY_POLL_MS = 10  # the check's period in the page (timers: animation frames come late to a page drawing nothing)
 # ... and then the browser's next frame, painted: what a person sees. The app's first screen takes its style, layout
 # and paint there (about 60 ms after ready against bare Pyodide's 12: medians of 4 cold starts each, load 14).
@@ -101,6 +103,10 @@ def site_with_bare_page(tmp: Path) -> Path:
     return site
 
 
+class StartFailed(RuntimeError):
+    """A page that could not start as it is meant to be timed (the restored page without its snapshot)."""
+
+
 def wait_until_ready(page, wait: str = "page") -> None:
     """Until Python has drawn the first screen (body[data-ready]) and the browser has painted it, as the page's
     own check sees it, or until Playwright's wait_for_selector sees it ready (`wait="selector"`, how starts were
@@ -109,6 +115,10 @@ def wait_until_ready(page, wait: str = "page") -> None:
         page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
     else:
         page.wait_for_function(READY_CHECK, polling=READY_POLL_MS, timeout=TIMEOUT_MS)
+    failed = page.evaluate("document.body.dataset.failed")
+    if failed:
+        raise StartFailed(f"{page.url}: {failed}")
+    if wait != "selector":
         page.evaluate(PAINTED)
 
 

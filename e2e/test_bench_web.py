@@ -13,10 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from e2e_support import serving
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.web import fresh_browser, wait_until_ready  # noqa: E402
+from bench.web import StartFailed, fresh_browser, site_with_bare_page, wait_until_ready  # noqa: E402
 
 BUSY_MS, READY_AFTER_MS = 1500, 150
 SEEN_WITHIN_MS = 250  # the page's check runs every 10 ms; wait_for_selector's next check came 350-510 ms after
@@ -49,3 +50,21 @@ def test_a_start_is_timed_to_when_the_page_is_ready(playwright: Any, tmp_path: P
         finally:
             context.close()
     assert late < SEEN_WITHIN_MS, f"the start was seen {late:.0f} ms after the page was ready"
+
+
+def test_the_restored_page_without_its_snapshot_stops_the_bench_with_why(playwright: Any, tmp_path: Path) -> None:
+    """The restored page times Pyodide brought back from the app's snapshot; without it the page starts Python
+    afresh, which is another thing to time: the bench stops at once and says why, not at its 120 s timeout."""
+    from server.app import create_app
+
+    site = site_with_bare_page(tmp_path)
+    (site / "pyodide" / "snapshot.bin.gz").unlink()
+    with serving(create_app(site)) as url:
+        context = fresh_browser(playwright, tmp_path)
+        try:
+            page = context.new_page()
+            page.goto(url + "/restored.html")
+            with pytest.raises(StartFailed, match="started afresh, not from the snapshot"):
+                wait_until_ready(page)
+        finally:
+            context.close()
