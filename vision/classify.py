@@ -35,6 +35,7 @@ from .tuning import (
     FLAT_SHADE,
     FLAT_SHARE,
     GROUP_MAJORITY,
+    HUE_GROUP_MIN,
     LOOK_SURE,
     POCKETS_BY_COLOUR,
     POCKETS_SURE,
@@ -584,9 +585,6 @@ def join_lone_stones(
             labels[i] = renamed[a]
             conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
-
-
-HUE_GROUP_MIN = 2  # stones of one look it takes to say their hue (one cell's is noise)
 
 
 def names_of_two_hues(labels: list[str | None], conf: list[float], feats: np.ndarray) -> list[float]:

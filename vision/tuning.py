@@ -278,6 +278,9 @@ POCKETS_BY_COLOUR = ("sage-stones",)
 # stones of sage-stones_103001 are found too, at 6 and 3 54 right pockets of three-stones_81007 and 81012 doubted)
 EMPTY_LOOKS_APART = 8.5
 EMPTY_LOOKS_TIGHT = 4.5
+# a stone name across two hues (`classify.names_of_two_hues`): the stones of one look it takes to say their hue (one
+# cell's is noise)
+HUE_GROUP_MIN = 2
 # rings' flat marks among domed stones (`presence.flat_among_raised`), by how shaded across its body a cell is
 # (`shade`, L): the least shaded quarter of a dome group 6.6-14 (disc-shaped stones 0.3-6.5, glass discs under a
 # window too), big printed dots 0.1-1.0 and small ones 2-3.9 beside them, the plain board 0.5-3 (dev seeds 83-97)
