@@ -505,6 +505,18 @@ def test_morris_hard_plays_the_deep_searchs_move_where_it_lost(
     assert hard_move_after(moves, seed, nodes) == deep_best
 
 
+# Lost to the peer at 3000 nodes a move five times (bench/texel.py play, --seed 1, games 5, 61, 139, 187, 199;
+# hard white, its sixth placement): hard placed a7. Searched to depth 8 a7 is -0.43 (the peer's depth 6: -0.67),
+# d7 -0.23 (-0.08), a1 the best (+0.16, +0.43). With the fork charge at 90 and cramped at 15 hard placed a7 at
+# 3000 and 5000 nodes, seeds 0 and 1; with the fitted 160 and 4 it places d7.
+PEER_LOSS_SIXTH_PLACEMENT = ["b4", "d2", "b6", "b2", "f2", "d6", "f4", "f6", "d1", "e4"]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_morris_hard_avoids_the_sixth_placement_it_lost_with(seed: int) -> None:
+    assert hard_move_after(PEER_LOSS_SIXTH_PLACEMENT, seed, 3000) in ("a1", "d7")
+
+
 # The opening of every game hard lost to the peer at 0.5 s on seeds 13-20 (up to the board's symmetries), black to
 # place its fourth piece. Replayed at 0.5 s CPU, the three of those games that reached this position (seed 13
 # game 14, 17 game 2, 18 game 10) went d3 and were lost; with the placing fork charge hard places d1 there and

@@ -92,9 +92,9 @@ HARD_WEIGHTS = Weights(
     running_mill=40,
     blocked=20,
     reopening_mill=60,
-    cramped=15,
+    cramped=4,
     unstoppable_threat=90,
-    placing_fork=90,
+    placing_fork=160,
 )
 CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut in: each missing one costs more
 # Placing mobility: at 3 hundredths a step, as while moving, hard let the peer have the points that
@@ -102,7 +102,9 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # of a piece better) and got shut in after the placing. Sanmill, tuned over 10,000-game matches, pays a
 # fifth of a piece a step while placing. At 8 while placing hard lost 8 of 120 games to the peer at 4000
 # nodes a move (--seed 3 to 5, 40 games each; at 3: 17); 20 a step while moving instead lost 12 of 80
-# (at 3: 10), so the moving phase keeps 3.
+# (at 3: 10), so the moving phase keeps 3. An outcome fit (bench/texel.py) wants 36-86 while placing, but
+# searched at 0.5 s that much trades mills for steps: at 20 hard (black, tuning seed 21) went 5/1/1 in 7
+# games, at 12 for the last eight placements lost its first two, each time letting the peer close a mill.
 # Blocked pieces: hard's lost games against medium were all placings where it won a piece and
 # ended the placing with seven of its nine shut in (the count as mobility alone is worth a third
 # of a piece there); with a fifth of a piece per blocked piece it lost 0 of 100 at 1 s (was 1).
@@ -110,9 +112,11 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # way, the peer stepping a piece out of a mill and back in, a removal every second move, where hard had
 # no piece next to the gap to fill it; at 60 (a bit over half a piece) hard keeps its pieces next to
 # the other side's mills and builds such mills itself.
-# Cramped: a side with few free steps, while placing too, pays (CRAMPED_BELOW - steps)² times 15 (2.4
-# pieces with none): hard's other losses to the peer were placings that left it four or five steps,
-# blocked a few moves into the moving phase, past the search's horizon.
+# Cramped: a side with few free steps, while placing too, pays (CRAMPED_BELOW - steps)² times 4 (0.64 of
+# a piece with none): hard's other losses to the peer were placings that left it four or five steps,
+# blocked a few moves into the moving phase, past the search's horizon. It was 15; fitted on the outcomes
+# of 400 games at 3000 nodes (bench/texel.py, hard vs peer and hard vs hard, placing positions) it comes
+# out at 2-4 beside the mobility and blocked pieces that already count the same steps.
 # Unstoppable threat: the other side has an open pair with a piece next to the gap and the side to move
 # has none there to fill it, so it loses a piece next unless it closes a mill first. The leaf saw only its
 # own threats; searched deeper (depth 8-9), hard's moves in the games lost to the peer were better at 70
@@ -124,7 +128,9 @@ CRAMPED_BELOW = 4  # fewer free steps than this and a side is near to being shut
 # to move a piece (it fills one gap, the other closes) unless it has a mill ready itself; the leaf saw only
 # its own ready mill, so values swung by the leaf's parity. At 90, as the unstoppable threat, hard turned the
 # 7 games it lost to the peer at 0.5 s on seeds 13-20, replayed, from 1/1/5 to 5/2/0 (black's fourth
-# placement after f4 b4 d2 b2 b6 d6 a4: d1, was d3).
+# placement after f4 b4 d2 b2 b6 d6 a4: d1, was d3). The outcome fit (as for cramped) puts it at 155-210,
+# and at 160 hard lost none of 10 black games of the tuning seed 21 at 0.5 s (main lost
+# one, as black, in its 20 games there).
 # Tried and dropped (self-play against the medium player, 40 games a setting): open mills, threat
 # counts, double threats, fork points and a threat quiescence search did no better than this
 # plainer evaluation searched as deep.
