@@ -390,7 +390,7 @@ def name_by_groups(
     standing = stones | feet_hidden(groups, names, *body) if body is not None else stones
     in_doubt |= doubt_shared(
         names, centres, near_other_names(names, centres) | near_the_empty_points(names, centres, standing)
-    )
+    ) | far_namesakes(names, centres, hued)
     for g, k, flag in zip(groups, names, in_doubt):
         best[g] = k
         doubted[g] = (best[g] != own[g]) | flag
@@ -436,6 +436,18 @@ def doubt_shared(names: list[int], centres: np.ndarray, in_doubt: np.ndarray) ->
         if (spread == doubt).all():
             return doubt
         doubt = spread
+
+
+def far_namesakes(names: list[int], centres: np.ndarray, hued: np.ndarray) -> np.ndarray:
+    """Per group (`colour_space` centres), whether the forest gave its stone name to a group `DISTINCT_APART` or
+    more from it as well (which only `one_hue` allows: thick and thin glass of one colour): that they are one
+    colour is a guess (Blender dev 115008: 6 mm indigo inlay and dark rings round the points of an orange board,
+    the empty points' look, named blue with the blue stones 19 apart, 124 cells sure and wrong).  A group
+    `hued` (named by `by_hue` against the forest's votes) is checked already and leaves its namesake sure."""
+    named = np.array(names)
+    between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    same = (named[:, None] == named[None]) & (named != EMPTY)[:, None] & ~hued[:, None] & ~hued[None]
+    return (same & (between >= DISTINCT_APART)).any(1)
 
 
 def near_other_names(names: list[int], centres: np.ndarray) -> np.ndarray:

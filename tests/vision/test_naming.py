@@ -12,6 +12,7 @@ from vision.naming import (
     colour_groups,
     colour_space,
     doubt_shared,
+    far_namesakes,
     lone_cells_in_doubt,
     name_by_groups,
     near_other_names,
@@ -426,3 +427,14 @@ def test_a_stone_group_near_the_empty_points_is_in_doubt_unless_it_stands_up():
     assert near_the_empty_points(names, centres, np.zeros(3, bool)).tolist() == [False, True, False]
     # white stones that hide the lines at their foot stand up, however near the board's colour
     assert not near_the_empty_points(names, centres, np.array([False, True, False])).any()
+
+
+def test_one_stone_name_given_to_two_groups_far_apart_is_in_doubt():
+    # Blender dev 115008: the empty points' look (wide indigo inlay round them), named blue with the blue
+    # stones, 19 apart though of one hue
+    ink, blue_stones = (16.9, 10.5, -36.1), (27.3, 8.6, -51.7)
+    centres = np.array([ink, blue_stones, SUN_RED])
+    assert far_namesakes([BLUE, BLUE, RED], centres, np.zeros(3, bool)).tolist() == [True, True, False]
+    assert not far_namesakes([BLUE, PURPLE, RED], centres, np.zeros(3, bool)).any()
+    # a group named by its hue against the forest's votes is checked already: the one it joined stays sure
+    assert not far_namesakes([BLUE, BLUE, RED], centres, np.array([True, False, False])).any()
