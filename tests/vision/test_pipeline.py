@@ -311,6 +311,17 @@ def test_whole_colour_groups_named_wrong_are_marked_for_checking(name):
     assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
+def test_the_empty_points_look_named_with_a_stone_colour_far_from_it_is_checked():
+    # rings_b115008 (Blender seed 115): 6 mm indigo inlay and dark rings round every point of an orange board
+    # make the empty points' look, which the forest read blue, one name with the lighter blue stones 19 apart
+    # (126 cells sure and wrong before, `naming.far_namesakes`).  Still sure and wrong: the 17 orange stones
+    # of the board's own colour, taken for the empty look
+    meta, reading = read_hard("rings_b115008")
+    wrong = misread("rings", reading.cells, meta["cells"])
+    assert len(wrong) > 100  # the board's look is still named blue ...
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong if reading.cells[pid] is not None)  # checked
+
+
 def test_a_fit_its_stones_hold_a_lattice_step_off_has_every_cell_checked():
     # rings_95018 (seed 95): 178 matte discs on dark wood hide most of the light inlaid circles; the
     # fit lay one whole step of the lattice off, where the stones sit centred on locations just as
