@@ -382,15 +382,19 @@ def name_by_groups(
     names, hued = by_hue(names, centres, sizes, classes)
     margins[hued] = 0.0  # named against the forest's votes: checked
     misfits = colour_doubts(names, medians, classes)
-    for g, k, margin, misfit in zip(groups, names, margins, misfits):
-        best[g] = k
-        doubted[g] = (best[g] != own[g]) | (margin < SURE_MARGIN) | misfit
     lean = _lean(evidence, sizes)
-    unsure = opposed_tints(names, centres, classes) | empty_look_in_doubt(names, centres, lean, stones)
+    in_doubt = (margins < SURE_MARGIN) | misfits
+    in_doubt |= opposed_tints(names, centres, classes) | empty_look_in_doubt(names, centres, lean, stones)
     if body is not None:
-        unsure |= feet_like_the_empty_points(groups, names, *body)
-    for g, flag in zip(groups, unsure):
-        doubted[g] |= flag
+        in_doubt |= feet_like_the_empty_points(groups, names, *body)
+    standing = stones | feet_hidden(groups, names, *body) if body is not None else stones
+    in_doubt |= doubt_shared(
+        names, centres, near_other_names(names, centres) | near_the_empty_points(names, centres, standing)
+    ) | far_namesakes(names, centres, hued)
+    for g, k, flag in zip(groups, names, in_doubt):
+        best[g] = k
+        doubted[g] = (best[g] != own[g]) | flag
+    doubted |= lone_cells_in_doubt(groups, names, in_doubt, colours, own)
     if not (lean > 0).any():
         # no group looks like empty points to the forest: which one is the board's empty look is a guess,
         # and every name hangs on it (dev seeds 95 and 97: 36-117 cells wrong on such readings of true fits)
@@ -413,6 +417,80 @@ def opposed_tints(names: list[int], centres: np.ndarray, classes: list[str]) -> 
     return opposed.any(1)
 
 
+def near(centres: np.ndarray) -> np.ndarray:
+    """Per pair of groups (`colour_space` centres), whether they stand near enough to be one colour of
+    the set: within `DISTINCT_APART` and not `two_hues` apart (what `name_groups` lets share a name)."""
+    between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    return (between < DISTINCT_APART) & ~two_hues(centres)
+
+
+def doubt_shared(names: list[int], centres: np.ndarray, in_doubt: np.ndarray) -> np.ndarray:
+    """The groups in doubt once doubt passes between near groups (`near`) of one stone name: they are one
+    colour, named on one guess, when the doubt is which name the colour has (`near_other_names`; Blender dev
+    115002: yellow glass in the sun, orange groups near a yellow one and further orange groups near those)."""
+    named = np.array(names)
+    joined = near(centres) & (named[:, None] == named[None]) & (named != EMPTY)[:, None]
+    doubt = in_doubt.copy()
+    while True:
+        spread = doubt | (joined & doubt[None]).any(1)
+        if (spread == doubt).all():
+            return doubt
+        doubt = spread
+
+
+def far_namesakes(names: list[int], centres: np.ndarray, hued: np.ndarray) -> np.ndarray:
+    """Per group (`colour_space` centres), whether the forest gave its stone name to a group `DISTINCT_APART` or
+    more from it as well (which only `one_hue` allows: thick and thin glass of one colour): that they are one
+    colour is a guess (Blender dev 115008: 6 mm indigo inlay and dark rings round the points of an orange board,
+    the empty points' look, named blue with the blue stones 19 apart, 124 cells sure and wrong).  A group
+    `hued` (named by `by_hue` against the forest's votes) is checked already and leaves its namesake sure."""
+    named = np.array(names)
+    between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    same = (named[:, None] == named[None]) & (named != EMPTY)[:, None] & ~hued[:, None] & ~hued[None]
+    return (same & (between >= DISTINCT_APART)).any(1)
+
+
+def near_other_names(names: list[int], centres: np.ndarray) -> np.ndarray:
+    """Per group (`colour_space` centres), whether it is named a stone colour while a group it stands
+    near (neither `DISTINCT_APART` nor `two_hues` from it) bears another stone name: two such groups
+    may be one colour split by the light, so which name is the colour's is the forest's guess (Blender
+    dev 115002: sunlit yellow glass split into yellow and orange groups 13 apart, 10 degrees of hue)."""
+    named = np.array(names)
+    stone = named != EMPTY
+    other = stone[:, None] & stone[None] & (named[:, None] != named[None])
+    return (near(centres) & other).any(1)
+
+
+def lone_cells_in_doubt(
+    groups: list[np.ndarray], names: list[int], in_doubt: np.ndarray, colours: np.ndarray, own: np.ndarray
+) -> np.ndarray:
+    """Per cell, whether it was left out of the named groups (too few like it, `MIN_GROUP`) and keeps a
+    stone reading of its own while it stands near (`near`) a group whose name is in doubt or
+    that bears another stone name: it is one of them, split off by the light, and no surer than they
+    are (Blender dev 115002: four sunlit yellow glass stones read orange, sure, beside a doubted group)."""
+    doubted = np.zeros(len(colours), bool)
+    grouped = np.concatenate(groups) if groups else np.zeros(0, int)
+    lone = np.setdiff1d(np.flatnonzero(own != EMPTY), grouped)
+    if not len(lone) or not groups:
+        return doubted
+    centres = np.stack([colours[g].mean(0) for g in groups])
+    named = np.array(names)
+    for c in lone:
+        beside = near(np.vstack([colours[c][None], centres]))[0, 1:]
+        doubted[c] = bool((beside & (in_doubt | ((named != EMPTY) & (named != own[c])))).any())
+    return doubted
+
+
+def near_the_empty_points(names: list[int], centres: np.ndarray, stones: np.ndarray) -> np.ndarray:
+    """Per group (`colour_space` centres), whether it is named a stone colour while nothing says it stands up
+    (`stones`) and it stands near (`near`) a group named empty: the two may be one look of the board's points
+    split by the light (Blender dev 115002: a sunlit board's far points, 6 apart from its near ones, read as 51
+    white stones)."""
+    named = np.array(names)
+    shown = near(centres) & (named == EMPTY)[None]
+    return (named != EMPTY) & ~stones & shown.any(1)
+
+
 def empty_look_in_doubt(names: list[int], centres: np.ndarray, lean: np.ndarray, stones: np.ndarray) -> np.ndarray:
     """Per group, whether it is named empty on a photo where another look could be the empty points: a
     group the forest leans empty on (`lean`), with no clear hue of its own (`HUE_CHROMA`), that nothing
@@ -424,6 +502,17 @@ def empty_look_in_doubt(names: list[int], centres: np.ndarray, lean: np.ndarray,
     named = np.array(names)
     rival = (named != EMPTY) & (lean > 0) & ~stones & (chroma < HUE_CHROMA)
     return (named == EMPTY) & rival.any()
+
+
+def feet_hidden(groups: list[np.ndarray], names: list[int], feats: np.ndarray, columns: list[str]) -> np.ndarray:
+    """Per group, whether the drawn lines at its cells' foot are hidden (`PRESENCE_FOOT_HIDDEN`) where every
+    group named empty shows them (`PRESENCE_FOOT_SHOWN`): it stands up, as a stone covers where the lines meet."""
+    k = columns.index("foot_ink")
+    foot = np.array([float(np.median(feats[g, k])) for g in groups])
+    shown = foot[(np.array(names) == EMPTY) & (foot >= PRESENCE_FOOT_SHOWN)]
+    if not len(shown):
+        return np.zeros(len(groups), bool)
+    return foot <= PRESENCE_FOOT_HIDDEN * float(shown.min())
 
 
 def feet_like_the_empty_points(

@@ -11,14 +11,19 @@ from vision.naming import (
     NAMED_COLOURS,
     colour_groups,
     colour_space,
+    doubt_shared,
+    far_namesakes,
+    lone_cells_in_doubt,
     name_by_groups,
+    near_other_names,
+    near_the_empty_points,
     opposed_tints,
 )
 
 # class columns as `classify.class_votes` gives them for rings: empty first, then the palette
 COLUMNS = ["empty", "black", "white", "red", "green", "blue", "yellow", "orange", "purple", "clear"]
-EMPTY, BLACK, WHITE, RED, BLUE, ORANGE, PURPLE, CLEAR = (
-    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "orange", "purple", "clear")
+EMPTY, BLACK, WHITE, RED, BLUE, YELLOW, ORANGE, PURPLE, CLEAR = (
+    COLUMNS.index(c) for c in ("empty", "black", "white", "red", "blue", "yellow", "orange", "purple", "clear")
 )
 CLASSES = len(COLUMNS)
 
@@ -374,3 +379,62 @@ def test_the_empty_look_stays_sure_beside_coloured_stones_the_forest_leans_empty
     named = _two_empty_looks(rival=(40.0, 10.0, -40.0))
     assert named.best[:38].tolist() == [EMPTY] * 38
     assert not named.doubted[:38].any()
+
+
+# Blender dev 115002: yellow glass in the sun, as `colour_space` centres: the lit stones, then shades
+# the forest reads orange (10-15 degrees of hue and 8-14 apart, one from the next), and red stones
+SUN_YELLOW, SUN_AMBER, SUN_DEEP_AMBER, SUN_RED = (
+    (27.5, 8.6, 59.0),
+    (22.6, 19.6, 52.8),
+    (18.8, 22.6, 46.5),
+    (10.0, 41.1, 23.5),
+)
+
+
+def test_near_groups_named_two_stone_colours_are_in_doubt():
+    centres = np.array([(40.0, 5.0, 10.0), SUN_YELLOW, SUN_AMBER, SUN_RED])
+    assert near_other_names([EMPTY, YELLOW, ORANGE, RED], centres).tolist() == [False, True, True, False]
+    # far apart in colour or hue, two names are two colours: red and orange stones (dev seed 65)
+    apart = colour_space(np.array([BOARD, RED_STONE, ORANGE_STONE]))
+    assert not near_other_names([EMPTY, RED, ORANGE], apart).any()
+
+
+def test_doubt_passes_along_near_groups_of_one_name_only():
+    centres = np.array([SUN_YELLOW, SUN_AMBER, SUN_DEEP_AMBER, SUN_RED])
+    names = [YELLOW, ORANGE, ORANGE, RED]
+    assert doubt_shared(names, centres, np.array([False, True, False, False])).tolist() == [False, True, True, False]
+    assert not doubt_shared(names, centres, np.zeros(4, bool)).any()
+
+
+def test_a_lone_cell_is_no_surer_than_the_near_group_it_reads_like():
+    colours = np.array([SUN_YELLOW] * 4 + [SUN_AMBER] * 4 + [SUN_DEEP_AMBER, SUN_RED])
+    groups = [np.arange(4), np.arange(4, 8)]
+    own = np.array([YELLOW] * 4 + [ORANGE] * 5 + [RED])
+    sure = lone_cells_in_doubt(groups, [YELLOW, ORANGE], np.array([False, False]), colours, own)
+    assert sure.tolist() == [False] * 10  # near a sure orange group of its name; the red one near none
+    doubted = lone_cells_in_doubt(groups, [YELLOW, ORANGE], np.array([False, True]), colours, own)
+    assert doubted.tolist() == [False] * 8 + [True, False]
+    # beside a group named another stone colour, a lone cell is one of them, or they of it
+    other = lone_cells_in_doubt(groups, [YELLOW, YELLOW], np.array([False, False]), colours, own)
+    assert other.tolist() == [False] * 8 + [True, False]
+
+
+def test_a_stone_group_near_the_empty_points_is_in_doubt_unless_it_stands_up():
+    # Blender dev 115002: the sunlit board's far points, 6 apart from its near ones, read white
+    near_points, far_points = (28.9, 1.4, 9.9), (34.5, 0.8, 7.0)
+    centres = np.array([near_points, far_points, SUN_RED])
+    names = [EMPTY, WHITE, RED]
+    assert near_the_empty_points(names, centres, np.zeros(3, bool)).tolist() == [False, True, False]
+    # white stones that hide the lines at their foot stand up, however near the board's colour
+    assert not near_the_empty_points(names, centres, np.array([False, True, False])).any()
+
+
+def test_one_stone_name_given_to_two_groups_far_apart_is_in_doubt():
+    # Blender dev 115008: the empty points' look (wide indigo inlay round them), named blue with the blue
+    # stones, 19 apart though of one hue
+    ink, blue_stones = (16.9, 10.5, -36.1), (27.3, 8.6, -51.7)
+    centres = np.array([ink, blue_stones, SUN_RED])
+    assert far_namesakes([BLUE, BLUE, RED], centres, np.zeros(3, bool)).tolist() == [True, True, False]
+    assert not far_namesakes([BLUE, PURPLE, RED], centres, np.zeros(3, bool)).any()
+    # a group named by its hue against the forest's votes is checked already: the one it joined stays sure
+    assert not far_namesakes([BLUE, BLUE, RED], centres, np.array([True, False, False])).any()

@@ -295,16 +295,31 @@ def test_wide_lines_merged_with_their_neighbours_are_placed_by_their_outer_edge(
     assert misread("rings", reading.cells, meta["cells"]) == []
 
 
-@pytest.mark.parametrize("name", ["rings_75013", "rings_105003"])
+@pytest.mark.parametrize("name", ["rings_75013", "rings_105003", "rings_b115002"])
 def test_whole_colour_groups_named_wrong_are_marked_for_checking(name):
     # rings_75013 (seed 75): orange, green and purple glass on light wood in a dim photo; the orange
     # glass was taken for the empty points (28 cells sure and wrong) while the grey-blue empty points,
     # leaning empty too, read black (`naming.empty_look_in_doubt`).  rings_105003 (seed 105): a black
     # painted board's plain points read as 27 sure black stones; the grooves show at their foot as at the
-    # dotted empty points', where the red and orange stones hide them (`naming.feet_like_the_empty_points`)
+    # dotted empty points', where the red and orange stones hide them (`naming.feet_like_the_empty_points`).
+    # rings_b115002 (Blender seed 115): glass stones on a green mat in the sun; the yellow glass split into
+    # yellow and orange groups near each other (3 orange sure), and the far points, 6 apart from the near
+    # ones, read white (2 sure): near groups of two names may be one colour (`naming.near_other_names`,
+    # `near_the_empty_points`, `doubt_shared`, `lone_cells_in_doubt`)
     meta, reading = read_hard(name)
     wrong = misread("rings", reading.cells, meta["cells"])
     assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
+def test_the_empty_points_look_named_with_a_stone_colour_far_from_it_is_checked():
+    # rings_b115008 (Blender seed 115): 6 mm indigo inlay and dark rings round every point of an orange board
+    # make the empty points' look, which the forest read blue, one name with the lighter blue stones 19 apart
+    # (126 cells sure and wrong before, `naming.far_namesakes`).  Still sure and wrong: the 17 orange stones
+    # of the board's own colour, taken for the empty look
+    meta, reading = read_hard("rings_b115008")
+    wrong = misread("rings", reading.cells, meta["cells"])
+    assert len(wrong) > 100  # the board's look is still named blue ...
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong if reading.cells[pid] is not None)  # checked
 
 
 def test_a_fit_its_stones_hold_a_lattice_step_off_has_every_cell_checked():

@@ -67,6 +67,8 @@ HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 # never a training photo (the trainer takes this generator's photos from no seed); 113 was rendered on
 # 2026-11-26 (seventh session) and read once, never looked at photo by photo (101 was, in earlier sessions)
 BLENDER_TEST_SEEDS = (101, 113)
+# 115: the second renderer's development set of the eighth session (bench/out/blender115), looked at photo by photo
+# and tuned on (rings' naming doubts, pocket boards): not a test seed; tests/vision/photos/hard holds rings_b115002 and rings_b115008
 
 TEST_SET_COMMAND = (
     f"python -m vision.photogen --game all --count {TEST_SET_COUNT} --seed {TEST_SET_SEED} --out bench/out/photos"
