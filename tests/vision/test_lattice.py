@@ -13,7 +13,7 @@ from vision.layouts import get_layout
 from vision.lattice import board_hypotheses, lattices, lattices_of
 from vision.marks import _weakest_side, grid_fit, mark_grid
 from vision.pipeline import _accept, detection_pool
-from vision.tuning import MIN_PRESENT, MIN_WEAKEST_SIDE
+from vision.tuning import MIN_WEAKEST_SIDE
 
 W, H_PX = 1600, 1200
 
@@ -114,7 +114,7 @@ def test_faint_pockets_beside_strong_stones_are_a_board_a_smaller_board_is_not()
     photo = _pocket_board_on_its_own_wood("three-stones", truth, 6, rim=0.03, stones=0.4, shade=0.985)
     det = find_board(photo, get_layout("three-stones"), detection_pool())
     assert error_units(det.H, truth, "three-stones") < 0.15
-    assert det.present < MIN_PRESENT  # the misses are there ...
+    assert det.present < 0.9  # the misses are there: a tenth of the pockets and more ...
     assert _accept(det, "three-stones")  # ... but scattered: the board is read
     # a sage-stones board inside three-stones' fit misses whole columns at its sides
     sage = _pocket_board_on_its_own_wood("sage-stones", _view(25.0, -30.0, 75.0), 9, stones=0.4)
@@ -132,7 +132,7 @@ def test_a_side_of_faint_empty_pockets_beside_strong_stones_is_the_boards() -> N
     photo = _pocket_board_on_its_own_wood("sage-stones", truth, 2, rim=0.03, stones=0.6, shade=0.985, bare_row=-4.0)
     det = find_board(photo, get_layout("sage-stones"), detection_pool())
     assert error_units(det.H, truth, "sage-stones") < 0.15
-    assert det.present < MIN_PRESENT
+    assert det.present < 0.9
     assert det.weakest_side >= MIN_WEAKEST_SIDE
     assert _accept(det, "sage-stones")
 
