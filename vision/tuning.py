@@ -191,10 +191,10 @@ MAX_OUTLINE_AREA = 1.3  # of the photo: a board may run a little off the frame
 MIN_EVIDENCE = {"three-stones": 0.5, "sage-stones": 0.5, "morris": 0.75, "rings": 0.3}
 # pocket boards: most of the pockets seen, the misses scattered, not whole lines at a side (faint printed
 # pockets beside strong stones miss some here and there; a bigger board's fit over a smaller one lays whole
-# lines at its sides off the board).  `marks._weakest_side`: true fits 0.43 or more on dev seeds 81, 103,
-# 107 and the wide set, a found fit of Blender seed 115's faint cone pockets 0.45; a bigger board's fit
-# over a smaller one 0.14 at most there, and 0.29 on Blender seed 115, where the smaller board's edge,
-# border lines and printed numbers show 0.91-0.93 of its pockets: the share seen alone does not tell
+# lines at its sides off the board).  `marks._weakest_side` on found fits: true ones 0.45 or more (dev seeds
+# 81, 103, 107, the wide set, Blender seed 115); three-stones fits over sage-stones boards that see 0.9 of
+# the pockets, the board's edge, border lines or numbers taken for some, 0.00-0.29 (5 of 92 photos): the
+# share seen alone does not tell
 MIN_PRESENT, MIN_WEAKEST_SIDE = 0.75, 0.4
 MAX_OUTSIDE = 0.3  # pocket boards: round edges beyond a side that has none, against the pockets' (a bigger board)
 MIN_STONE_PX = 5.0  # a stone must be at least this many pixels in radius
