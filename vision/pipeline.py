@@ -37,7 +37,6 @@ from .tuning import (
     MID_SIDE,
     MIN_EVIDENCE,
     MIN_PRESENT,
-    MIN_PRESENT_SCATTERED,
     MIN_WEAKEST_SIDE,
     MIN_STONE_PX,
     NUDGE_CHECKED,
@@ -272,15 +271,14 @@ def _quality(det: Detection, game: str) -> float:
 
 def _accept(det: Detection, game: str) -> bool:
     # the board's own marks (pockets, drawn lines) right where the fit puts them -- for a
-    # pocket lattice nearly all of them (or fewer, missed here and there, not whole lines at a
-    # side), and no more beyond its clear sides -- and a fit a real camera can make of a flat
-    # board of this shape
+    # pocket lattice most of them, missed here and there, never whole lines at a side, however
+    # many are seen (a smaller board's border lines and numbers pass for a bigger one's pockets),
+    # and no more beyond its clear sides -- and a fit a real camera can make of a flat board of
+    # this shape
     return (
         _quality(det, game) >= 1.0
-        and (
-            det.present >= MIN_PRESENT
-            or (det.present >= MIN_PRESENT_SCATTERED and det.weakest_side >= MIN_WEAKEST_SIDE)
-        )
+        and det.present >= MIN_PRESENT
+        and det.weakest_side >= MIN_WEAKEST_SIDE
         and det.outside <= MAX_OUTSIDE
         and det.camera_error <= MAX_CAMERA_ERROR
     )

@@ -312,6 +312,18 @@ def test_a_sure_empty_look_keeps_its_pockets_sure_beside_a_dark_corner():
     assert empty_looks_in_doubt(P.argmax(1), P, F).tolist() == [False] * 60 + [True] * 4
 
 
+def test_an_empty_look_the_forest_is_sure_of_that_casts_shadows_is_in_doubt():
+    # Blender seed 115's three-stones_b115006: ten white glass discs on white paper printed with pale
+    # discs, read empty (0.81) beside the pockets (0.68): the discs cast shadows, the pockets none
+    F = pocket_photo([(WHITE_GLASS, 0.4)] * 10 + [(RED_DISC, 0.1)] * 40)
+    shadow = NAMES.index("shadow")
+    F[:10, shadow], F[10:, shadow] = 9.7, 3.1
+    P = votes([(10, 0.81, WHITE7), (40, 0.68, RED7)])
+    assert empty_looks_in_doubt(P.argmax(1), P, F).all()
+    F[:10, shadow] = 6.0  # under PRESENCE_SHADOW_GAIN times the pockets': the sure look is the pockets
+    assert empty_looks_in_doubt(P.argmax(1), P, F).tolist() == [False] * 10 + [True] * 40
+
+
 def test_one_empty_look_is_not_in_doubt():
     F = pocket_photo([(RED_DISC, 1.0)] * 30 + [(WHITE_GLASS, 9.0)] * 10)
     P = votes([(30, 0.6, RED7), (10, 0.2, WHITE7)])

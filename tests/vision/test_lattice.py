@@ -5,24 +5,32 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from fit_error import error_units, view as _view
 from vision.detect import find_board
 from vision.layouts import get_layout
 from vision.lattice import board_hypotheses, lattices, lattices_of
-from vision.marks import grid_fit
+from vision.marks import _weakest_side, grid_fit, mark_grid
 from vision.pipeline import _accept, detection_pool
-from vision.tuning import MIN_PRESENT, MIN_WEAKEST_SIDE
+from vision.tuning import MIN_WEAKEST_SIDE
 
 W, H_PX = 1600, 1200
 
 
 def _pocket_board_on_its_own_wood(
-    game: str, H: np.ndarray, seed: int, rim: float = 1.0, stones: float = 0.3, shade: float = 0.95
+    game: str,
+    H: np.ndarray,
+    seed: int,
+    rim: float = 1.0,
+    stones: float = 0.3,
+    shade: float = 0.95,
+    bare_row: float | None = None,
 ) -> np.ndarray:
     """A photo of a pocket board on a table of the same wood: the board's edge does not show,
     only its pockets (dimples of `shade` times the wood's light, their rims `rim` as clear as
-    usual) and a few stones in them (each pocket holds one with the chance `stones`)."""
+    usual) and a few stones in them (each pocket holds one with the chance `stones`, none on the
+    row at `bare_row`, board units)."""
     rng = np.random.default_rng(seed)
     layout = get_layout(game)
     s = 60.0  # canonical pixels per board unit
@@ -48,7 +56,7 @@ def _pocket_board_on_its_own_wood(
         cv2.ellipse(
             canvas, (int(cx), int(cy)), (int(r), int(r)), 0, 0, 90, tuple(float(v) for v in light), 4, cv2.LINE_AA
         )
-        if rng.random() < stones:
+        if rng.random() < stones and y != bare_row:
             tone = (25, 25, 30) if rng.random() < 0.5 else (235, 235, 230)
             cv2.circle(canvas, (int(cx), int(cy)), int(0.38 * s), tone, -1, cv2.LINE_AA)
     photo = cv2.warpPerspective(canvas, H @ np.linalg.inv(C), (W, H_PX), borderMode=cv2.BORDER_REPLICATE)
@@ -106,13 +114,39 @@ def test_faint_pockets_beside_strong_stones_are_a_board_a_smaller_board_is_not()
     photo = _pocket_board_on_its_own_wood("three-stones", truth, 6, rim=0.03, stones=0.4, shade=0.985)
     det = find_board(photo, get_layout("three-stones"), detection_pool())
     assert error_units(det.H, truth, "three-stones") < 0.15
-    assert det.present < MIN_PRESENT  # the misses are there ...
+    assert det.present < 0.9  # the misses are there: a tenth of the pockets and more ...
     assert _accept(det, "three-stones")  # ... but scattered: the board is read
     # a sage-stones board inside three-stones' fit misses whole columns at its sides
     sage = _pocket_board_on_its_own_wood("sage-stones", _view(25.0, -30.0, 75.0), 9, stones=0.4)
     det = find_board(sage, get_layout("three-stones"), detection_pool())
     assert det.weakest_side < MIN_WEAKEST_SIDE
     assert not _accept(det, "three-stones")
+
+
+def test_a_side_of_faint_empty_pockets_beside_strong_stones_is_the_boards() -> None:
+    # faint pockets, strong stones in most of them and none on the last row (Blender seed 115's
+    # sage-stones_b115002: cone pockets, glass stones): the stones lift the marks' typical round edge
+    # far above the empty row's, which showed 0.23 of it, and the board was refused though the fit
+    # was right; most of that row's pockets show a clear round edge, scattered misses
+    truth = _view(30.0, 15.0, 75.0)
+    photo = _pocket_board_on_its_own_wood("sage-stones", truth, 2, rim=0.03, stones=0.6, shade=0.985, bare_row=-4.0)
+    det = find_board(photo, get_layout("sage-stones"), detection_pool())
+    assert error_units(det.H, truth, "sage-stones") < 0.15
+    assert det.present < 0.9
+    assert det.weakest_side >= MIN_WEAKEST_SIDE
+    assert _accept(det, "sage-stones")
+
+
+def test_the_weakest_side_is_its_share_of_marks_shown_or_its_typical_edge() -> None:
+    grid = mark_grid("sage-stones")
+    assert grid is not None
+    at_marks = np.ones(len(grid.points))
+    shown = np.ones(len(grid.points), bool)
+    row = grid.edge_lines[3]
+    at_marks[row], shown[row[:2]] = 0.2, False  # a faint side, two of its marks missed ...
+    assert _weakest_side(shown, at_marks, grid) == pytest.approx(1 - 2 / len(row))
+    shown[row] = False  # ... all of them missed, its edge still a fifth of the typical one
+    assert _weakest_side(shown, at_marks, grid) == pytest.approx(0.2)
 
 
 def test_no_lattice_in_a_photo_of_no_board() -> None:
