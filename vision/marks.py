@@ -32,6 +32,10 @@ MARK_LEVEL = 0.3  # a clear round edge: this share of the strongest in the warp
 SHIFT_MARGIN = 2.0  # frame margin (board units) that holds the lattice just outside, shifted
 MIN_PEAKS = 8  # round edges a lattice fit needs on its consensus, at least ...
 MIN_PEAK_SHARE = 0.3  # ... and this share of the marks' peaks
+# a clear side's round edges at its lattice points that count however much shows between them:
+# Blender seed 115's sage-stones_b115000's border lines 0.34 of its pockets (refused) -> 0.24; a
+# sage-stones fit on a three-stones board, dev seed 81's 81000, 0.50 -> 0.35 (at 0.5: 0.25, accepted)
+AT_POINTS_SHARE = 0.7
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class MarkGrid:
     steps: tuple[tuple[float, float], ...]  # lattice steps: a whole-step shift fits as well locally
     outer: np.ndarray  # lattice points just outside the marks: no mark there
     clear_sides: tuple[np.ndarray, ...]  # lattice points one step outside the sides that hold no marks
+    clear_between: tuple[np.ndarray, ...]  # half-way between neighbouring points of each clear side
     edge_lines: tuple[np.ndarray, ...]  # which of the points make each outermost row and column
     spacing: float  # distance between neighbouring marks
 
@@ -60,12 +65,14 @@ def mark_grid(game: str) -> MarkGrid | None:
         # edge has marks of its own, and three-stones is the biggest pocket board
         clear = ((1, 0), (-1, 0)) if game == "sage-stones" else ()
         sides = tuple(np.array(sorted({(x + dx, y + dy) for x, y in have} - have), np.float64) for dx, dy in clear)
+        between = tuple(_between(side) for side in sides)
         return MarkGrid(
             points=xy,
             radii=(0.36, 0.42, 0.48),
             steps=((1.0, 0.0), (0.0, 1.0)),
             outer=np.array(sorted(out), np.float64),
             clear_sides=sides,
+            clear_between=between,
             edge_lines=tuple(
                 np.flatnonzero(np.isclose(xy[:, axis], end))
                 for axis in (0, 1)
@@ -74,6 +81,17 @@ def mark_grid(game: str) -> MarkGrid | None:
             spacing=1.0,
         )
     return None
+
+
+def _between(side: np.ndarray) -> np.ndarray:
+    """The points half-way between neighbouring lattice points of a line of them."""
+    have = set(map(tuple, side))
+    return np.array(
+        sorted(
+            (x + 0.5 * dx, y + 0.5 * dy) for x, y in have for dx, dy in ((1, 0), (0, 1)) if (x + dx, y + dy) in have
+        ),
+        np.float64,
+    )
 
 
 def ring_response(gray: np.ndarray, s: float, radii: tuple[float, ...]) -> np.ndarray:
@@ -233,10 +251,19 @@ def placement_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, s: float
 
 
 def _outside(resp: np.ndarray, fr: Frame, grid: MarkGrid, at_marks: np.ndarray) -> float:
-    """The strongest clear side's typical round edge, as a share of the marks' typical one
-    (`at_marks`: the round edge at each mark)."""
+    """The strongest clear side's round edges, as a share of the marks' typical one (`at_marks`: the
+    round edge at each mark): how much rounder it is at its lattice points than half-way between them,
+    or AT_POINTS_SHARE of what it shows at the points, whichever is more.  A straight line along the
+    side (the board's border lines, its edge) shows as much between the points as at them, while
+    another board's empty pockets are round edges apart; its stones, touching, show between them too,
+    and are kept by their full round edges at the points."""
     inner = float(np.median(at_marks)) + 1e-6
-    return max((float(np.median(_sample(resp, fr, side))) / inner for side in grid.clear_sides), default=0.0)
+    shares = []
+    for side, mid in zip(grid.clear_sides, grid.clear_between):
+        at_points = float(np.median(_sample(resp, fr, side)))
+        between = max(float(np.median(_sample(resp, fr, mid))), 0.0)
+        shares.append(max(at_points - between, AT_POINTS_SHARE * at_points) / inner)
+    return max(shares, default=0.0)
 
 
 def _shown(resp: np.ndarray, fr: Frame, pts: np.ndarray, s: float) -> np.ndarray:
