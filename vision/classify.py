@@ -524,7 +524,12 @@ def classify(feats: np.ndarray, layout: Layout, model=None) -> tuple[list[str | 
     post = photo_adapt(P, feats)
     named = (
         name_by_groups(
-            P, post, feats[:, :3].astype(np.float64), [CLASSES[k] for k in allowed], (feats, feature_names())
+            P,
+            post,
+            feats[:, :3].astype(np.float64),
+            [CLASSES[k] for k in allowed],
+            (feats, feature_names()),
+            np.asarray(layout.xy, np.float64),
         )
         if layout.game in GROUP_NAMED
         else None

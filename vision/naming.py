@@ -44,6 +44,15 @@ TINT_SEEN = 3.0  # chroma (a, b) from which a hueless group's tint has a directi
 TINTS_OPPOSED_DEG = 90.0  # tints turned this far apart are two colours, not one hueless colour under one light
 BARE_DOUBT = 0.2  # the forest's mean empty share of a group that shows the board's lines, from which it is
 # empty points (glossy yellow stones that mirror the lines: 0.01; empty points with dots read a colour: 0.3-0.5)
+LIT_NEIGHBOURS = 6  # board neighbours each point is compared with to see whether two groups hold regions of the board
+LIT_REGIONS = 0.4  # how much more often than chance (0: a random scatter, 1: two clean regions) two groups' points
+# have neighbours of their own group, from which they are one look lit two ways: a sunlit far half, the points along the
+# edge (Blender dev 115002, 115007: 0.84, 0.49); stones among the empty points scatter (dev sets: -0.11 to 0.10),
+# unless they crowd one part of the board (0.44-0.83: dev 75010, 75017, 109013; `LIT_SHADOW_GAIN` stops two)
+LIT_SHADOW_GAIN = 2.0  # a group holding a region beside the empty points that casts this many times their shadow
+# stands up: stones (dev 75010, 75017: 2.3 and 2.6 times), where the points' other light casts 0.6-1.7 times
+LIT_MIN_POINTS = 12  # points each of the two groups holds, at least: the light's regions hold dozens (45 on Blender dev
+# 115002 and 115007), while four neighbouring stones hold a cluster by chance (0.19-0.26, dev 83013)
 SURE_MARGIN = 0.7  # log-evidence per cell by which a group's name beats its next best naming to stand sure
 # What a person calls each colour (sRGB), the light aside; clear glass shows the board, so it has none.
 NAMED_COLOURS = {
@@ -331,11 +340,14 @@ def name_by_groups(
     lab: np.ndarray,
     classes: list[str],
     body: tuple[np.ndarray, list[str]] | None = None,
+    where: np.ndarray | None = None,
 ) -> Naming:
     """Class per cell from the groups' names (`P` the forest's shares, `post` after the photo's
     looks, one column per class of `classes`, empty first; `lab` each cell's colour: L, a, b).
     With `body` (each cell's features and their names), stones of the board's own colour, in the
-    empty look's group, are found by hiding the lines its empty points show (`presence.stones_among`)."""
+    empty look's group, are found by hiding the lines its empty points show (`presence.stones_among`);
+    with `where` (each cell's place on the board), a group that holds a region of the board beside the
+    empty points, near them in colour, is their look in another light (`lit_regions`), not stones."""
     colours = colour_space(lab)
     own = post.argmax(1)
     best = own.copy()
@@ -360,6 +372,8 @@ def name_by_groups(
         for i in range(len(groups)):  # the empty look's group by look, any other by the lines its cells hide
             side = stones_among(feats[groups[i]], P[groups[i], EMPTY], columns, 0.0 if i == main else top, i == main)
             if side is not None and min(side.sum(), (~side).sum()) >= MIN_GROUP:
+                if i == main and where is not None and lit_regions(groups[i][side], groups[i][~side], where):
+                    continue  # the empty points along the board's edge or across its far half, not stones
                 groups.append(groups[i][side])
                 groups[i] = groups[i][~side]
                 stones = np.r_[stones, True]
@@ -373,6 +387,11 @@ def name_by_groups(
         bare &= np.array([P[g, EMPTY].mean() >= BARE_DOUBT for g in groups])
         bare |= flat
     centres = np.stack([colours[g].mean(0) for g in groups])
+    lit = np.zeros(len(groups), bool)
+    if body is not None and where is not None:  # the empty points' look in another light is empty points still
+        lit = empty_points_lit_apart(groups, evidence, centres, where, *body)
+        stones &= ~lit
+        bare |= lit
     sizes = np.array([len(g) for g in groups], float)
     medians = np.stack([np.median(lab[g], 0) for g in groups])
     names, margins = name_groups(evidence, centres, sizes, stones, bare=bare)
@@ -387,6 +406,9 @@ def name_by_groups(
     in_doubt |= opposed_tints(names, centres, classes) | empty_look_in_doubt(names, centres, lean, stones)
     if body is not None:
         in_doubt |= feet_like_the_empty_points(groups, names, *body)
+    # a stone group near in colour to the empty points' other light: which points of that look stand up is the
+    # shadow's guess (dev 75017: black glass beside the shaded points, one of them taken in, sure)
+    in_doubt |= (near(centres) & lit[None, :]).any(1) & (np.array(names) != EMPTY)
     standing = stones | feet_hidden(groups, names, *body) if body is not None else stones
     in_doubt |= doubt_shared(
         names, centres, near_other_names(names, centres) | near_the_empty_points(names, centres, standing)
@@ -400,6 +422,47 @@ def name_by_groups(
         # and every name hangs on it (dev seeds 95 and 97: 36-117 cells wrong on such readings of true fits)
         doubted[:] = True
     return Naming(best, doubted)
+
+
+def lit_regions(one: np.ndarray, other: np.ndarray, where: np.ndarray) -> bool:
+    """Whether two sets of cells (indices into `where`, their places on the board) hold regions of the
+    board rather than scattered points: each point's `LIT_NEIGHBOURS` nearest points among both sets are
+    of its own set `LIT_REGIONS` more often than chance (a kappa: 0 for a random scatter, 1 for two regions
+    with no border).  One look of the board's points split by the light (a sunlit far half, the points
+    along the edge) holds regions; stones stand wherever the game put them, scattered among the points."""
+    cells = np.r_[one, other]
+    side = np.r_[np.ones(len(one), bool), np.zeros(len(other), bool)]
+    n = len(cells)
+    if min(len(one), len(other)) < LIT_MIN_POINTS:
+        return False
+    apart = np.linalg.norm(where[cells][:, None] - where[cells][None], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    neighbours = np.argsort(apart, axis=1)[:, :LIT_NEIGHBOURS]
+    same = float((side[neighbours] == side[:, None]).mean())
+    chance = (len(one) * (len(one) - 1) + len(other) * (len(other) - 1)) / (n * (n - 1))
+    return (same - chance) / (1.0 - chance) >= LIT_REGIONS
+
+
+def empty_points_lit_apart(
+    groups: list[np.ndarray],
+    evidence: np.ndarray,
+    centres: np.ndarray,
+    where: np.ndarray,
+    feats: np.ndarray,
+    columns: list[str],
+) -> np.ndarray:
+    """Per group, whether it is the board's empty points in another light: near the empty look's group in
+    colour (`near`), holding a region of the board beside it (`lit_regions`), and casting no clearly stronger
+    shadow than it (`LIT_SHADOW_GAIN`).  A sunlit far half shows the drawn circles less and reads as pale
+    stones to the forest (Blender dev 115002: 45 points read white; wide set 1000, 1002: 39 and 22 points)."""
+    main = empty_look(evidence, np.array([len(g) for g in groups], float))
+    close = near(centres)[main]
+    k = columns.index("shadow")
+    shadow = np.array([float(np.median(feats[g, k])) for g in groups])
+    flat = shadow <= LIT_SHADOW_GAIN * shadow[main]
+    return np.array(
+        [g != main and close[g] and flat[g] and lit_regions(groups[g], groups[main], where) for g in range(len(groups))]
+    )
 
 
 def opposed_tints(names: list[int], centres: np.ndarray, classes: list[str]) -> np.ndarray:

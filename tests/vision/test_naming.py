@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from vision.classify import feature_names
+from vision.layouts import get_layout
 from vision.naming import (
     GROUP_APART,
     NAMED_COLOURS,
@@ -13,6 +14,7 @@ from vision.naming import (
     colour_space,
     doubt_shared,
     far_namesakes,
+    lit_regions,
     lone_cells_in_doubt,
     name_by_groups,
     near_other_names,
@@ -438,3 +440,18 @@ def test_one_stone_name_given_to_two_groups_far_apart_is_in_doubt():
     assert not far_namesakes([BLUE, PURPLE, RED], centres, np.zeros(3, bool)).any()
     # a group named by its hue against the forest's votes is checked already: the one it joined stays sure
     assert not far_namesakes([BLUE, BLUE, RED], centres, np.array([True, False, False])).any()
+
+
+def test_two_halves_of_the_board_are_regions_and_stones_scattered_among_points_are_not():
+    # one look of the points split by the light holds a region of the board (a sunlit far half, the points
+    # along the edge); stones stand wherever the game put them
+    where = np.asarray(get_layout("rings").xy, float)
+    far = np.flatnonzero(where[:, 1] >= 0.5)
+    near = np.flatnonzero(where[:, 1] < 0.5)
+    assert lit_regions(far, near, where)
+    radius = np.linalg.norm(where, axis=1)
+    edge, inner = np.flatnonzero(radius > 4.5), np.flatnonzero(radius <= 4.5)  # the outermost points
+    assert lit_regions(edge, inner, where)
+    for seed in range(5):
+        scattered = np.random.default_rng(seed).permutation(len(where))
+        assert not lit_regions(scattered[:40], scattered[40:], where)

@@ -376,6 +376,20 @@ def test_whole_colour_groups_named_wrong_are_marked_for_checking(name):
     assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
+@pytest.mark.parametrize("name", ["rings_b115002", "rings_b115007"])
+def test_the_empty_points_lit_two_ways_are_read_empty(name):
+    # rings_b115002 (Blender seed 115): a green mat in the sun; its far half shows the drawn circles faintly and
+    # its points, 6 apart in colour from the near ones, read as 51 white stones.  rings_b115007: navy rings on
+    # pink paper; the 45 points along the edge, by the border lines, look raised and read black.  Each is a
+    # region of the board beside the empty points, not stones scattered among them (`naming.lit_regions`)
+    meta, reading = read_hard(name)
+    wrong = misread("rings", reading.cells, meta["cells"])
+    assert sum(c is not None for c in reading.cells.values()) == sum(c is not None for c in meta["cells"].values())
+    assert all(reading.cells[pid] is not None for pid in wrong)  # ... so no empty point is read as a stone
+    if name == "rings_b115007":
+        assert wrong == []
+
+
 def test_the_empty_points_look_named_with_a_stone_colour_far_from_it_is_checked():
     # rings_b115008 (Blender seed 115): 6 mm indigo inlay and dark rings round every point of an orange board
     # make the empty points' look, which the forest read blue, one name with the lighter blue stones 19 apart
