@@ -123,10 +123,13 @@ def positions(paths: list[Path], phase: str) -> tuple[np.ndarray, np.ndarray, np
     return np.array(rows, dtype=float), np.array(labels), np.array(game_ids)
 
 
+def mean_log_loss(z: np.ndarray, y: np.ndarray) -> float:
+    """The mean log loss of predicting `y` by logistic(z), in a form that cannot overflow."""
+    return float(np.mean(np.logaddexp(0, z) - y * z))
+
+
 def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, scale: float) -> float:
-    p = 1 / (1 + np.exp(-np.clip(x @ w / scale, -30, 30)))
-    p = np.clip(p, 1e-9, 1 - 1e-9)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    return mean_log_loss(x @ w / scale, y)
 
 
 def fit_scale(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
@@ -153,8 +156,7 @@ def fit_weights(
     beta = w[free] / scale
 
     def loss(b: np.ndarray) -> float:
-        z = offset + xf @ b
-        return float(np.mean(np.logaddexp(0, z) - y * z))
+        return mean_log_loss(offset + xf @ b, y)
 
     hessian = np.eye(len(free))
     for _ in range(NEWTON_STEPS):

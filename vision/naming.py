@@ -570,12 +570,21 @@ def empty_look_in_doubt(names: list[int], centres: np.ndarray, lean: np.ndarray,
 def feet_hidden(groups: list[np.ndarray], names: list[int], feats: np.ndarray, columns: list[str]) -> np.ndarray:
     """Per group, whether the drawn lines at its cells' foot are hidden (`PRESENCE_FOOT_HIDDEN`) where every
     group named empty shows them (`PRESENCE_FOOT_SHOWN`): it stands up, as a stone covers where the lines meet."""
+    foot, least = _foot_ink(groups, names, feats, columns)
+    if least is None:
+        return np.zeros(len(groups), bool)
+    return foot <= PRESENCE_FOOT_HIDDEN * least
+
+
+def _foot_ink(
+    groups: list[np.ndarray], names: list[int], feats: np.ndarray, columns: list[str]
+) -> tuple[np.ndarray, float | None]:
+    """Each group's typical ink of the drawn lines at its cells' foot, and the least that a group named empty
+    shows clearly (`PRESENCE_FOOT_SHOWN`; None when none does): the empty points' measure of a foot left bare."""
     k = columns.index("foot_ink")
     foot = np.array([float(np.median(feats[g, k])) for g in groups])
     shown = foot[(np.array(names) == EMPTY) & (foot >= PRESENCE_FOOT_SHOWN)]
-    if not len(shown):
-        return np.zeros(len(groups), bool)
-    return foot <= PRESENCE_FOOT_HIDDEN * float(shown.min())
+    return foot, float(shown.min()) if len(shown) else None
 
 
 def feet_like_the_empty_points(
@@ -585,15 +594,11 @@ def feet_like_the_empty_points(
     clearly as at the empty points', where every other stone group hides them (`PRESENCE_FOOT_HIDDEN`):
     a stone covers where the lines meet whatever its colour (dev 105003: a black painted board's
     points, read as 33 black stones beside red and orange ones that hide its grooves)."""
-    k = columns.index("foot_ink")
-    foot = np.array([float(np.median(feats[g, k])) for g in groups])
-    named = np.array(names)
-    shown = foot[(named == EMPTY) & (foot >= PRESENCE_FOOT_SHOWN)]
+    foot, least = _foot_ink(groups, names, feats, columns)  # every group named empty shows them at least `least`
     unsure = np.zeros(len(groups), bool)
-    if not len(shown):
+    if least is None:
         return unsure
-    least = float(shown.min())  # every group named empty shows them at least this clearly
-    stones = np.flatnonzero(named != EMPTY)
+    stones = np.flatnonzero(np.array(names) != EMPTY)
     for g in stones:
         others = foot[stones[stones != g]]
         unsure[g] = len(others) > 0 and bool((others <= PRESENCE_FOOT_HIDDEN * least).all()) and foot[g] >= least
