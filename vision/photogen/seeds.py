@@ -69,6 +69,8 @@ HELD_OUT = (TEST_SET_SEED, TEST_PHOTOS_SEED, *CHECK_SEEDS)
 BLENDER_TEST_SEEDS = (101, 113)
 # 115: the second renderer's development set of the eighth session (bench/out/blender115), looked at photo by photo
 # and tuned on (rings' naming doubts, pocket boards): not a test seed; tests/vision/photos/hard holds rings_b115002 and rings_b115008
+# 117: the second renderer's development set of the ninth session (bench/out/blender117), rendered to check on what was
+# tuned on 115 (and to be tuned on in turn): not a test seed
 
 TEST_SET_COMMAND = (
     f"python -m vision.photogen --game all --count {TEST_SET_COUNT} --seed {TEST_SET_SEED} --out bench/out/photos"
