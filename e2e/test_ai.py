@@ -96,7 +96,8 @@ def test_the_page_stays_responsive_while_the_computer_thinks(page, base_url, sho
     page.evaluate(
         "() => { window.painted = 0; const tick = () => { window.painted++; requestAnimationFrame(tick); }; tick(); }"
     )
-    start_game(page, "morris", {"black": "hard"}, think=2.0, seed=4)
+    # 6 s: the checks below (a download, a click, ten frames) take 1-3 s on two cores loaded several times over
+    start_game(page, "morris", {"black": "hard"}, think=6.0, seed=4)
     page.wait_for_function(WORKER_READY, timeout=AI_TIMEOUT)
     human_moves_then_ai_thinks(page)
     frames = page.evaluate("window.painted")
