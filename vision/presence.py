@@ -386,6 +386,12 @@ def _larger_share(one: np.ndarray, other: np.ndarray) -> float:
     return float(larger)
 
 
+def stands_up(rows: np.ndarray, other: np.ndarray, names: list[str]) -> bool:
+    """Whether the `rows` cast clearly more shadow than the `other` rows (`STRUCTURE_CLEAR` of the pairs)."""
+    k = names.index("shadow")
+    return _larger_share(rows[:, k], other[:, k]) >= STRUCTURE_CLEAR
+
+
 def stands_out(rows: np.ndarray, other: np.ndarray, names: list[str]) -> bool:
     """Whether the `rows` look like objects where the `other` rows do not: clearly more (`STRUCTURE_CLEAR` of
     the pairs) of `STRUCTURE_CUES` or more of the `STONE_CUES`, and the other rows clearly more of none.  Each
