@@ -424,23 +424,29 @@ def name_by_groups(
     return Naming(best, doubted)
 
 
-def lit_regions(one: np.ndarray, other: np.ndarray, where: np.ndarray) -> bool:
-    """Whether two sets of cells (indices into `where`, their places on the board) hold regions of the
-    board rather than scattered points: each point's `LIT_NEIGHBOURS` nearest points among both sets are
-    of its own set `LIT_REGIONS` more often than chance (a kappa: 0 for a random scatter, 1 for two regions
-    with no border).  One look of the board's points split by the light (a sunlit far half, the points
-    along the edge) holds regions; stones stand wherever the game put them, scattered among the points."""
+def region_kappa(one: np.ndarray, other: np.ndarray, where: np.ndarray) -> float:
+    """How much more often than chance each of two sets of cells' (indices into `where`, their places on
+    the board) `LIT_NEIGHBOURS` nearest points among both sets are of its own set: a kappa, 0 for a random
+    scatter, 1 for two regions with no border."""
     cells = np.r_[one, other]
     side = np.r_[np.ones(len(one), bool), np.zeros(len(other), bool)]
     n = len(cells)
-    if min(len(one), len(other)) < LIT_MIN_POINTS:
-        return False
     apart = np.linalg.norm(where[cells][:, None] - where[cells][None], axis=2)
     np.fill_diagonal(apart, np.inf)
-    neighbours = np.argsort(apart, axis=1)[:, :LIT_NEIGHBOURS]
+    neighbours = np.argsort(apart, axis=1)[:, : min(LIT_NEIGHBOURS, n - 1)]
     same = float((side[neighbours] == side[:, None]).mean())
     chance = (len(one) * (len(one) - 1) + len(other) * (len(other) - 1)) / (n * (n - 1))
-    return (same - chance) / (1.0 - chance) >= LIT_REGIONS
+    return (same - chance) / (1.0 - chance)
+
+
+def lit_regions(one: np.ndarray, other: np.ndarray, where: np.ndarray) -> bool:
+    """Whether two sets of cells hold regions of the board rather than scattered points (`region_kappa`
+    `LIT_REGIONS` or more, `LIT_MIN_POINTS` each).  One look of the board's points split by the light (a
+    sunlit far half, the points along the edge) holds regions; stones stand wherever the game put them,
+    scattered among the points."""
+    if min(len(one), len(other)) < LIT_MIN_POINTS:
+        return False
+    return region_kappa(one, other, where) >= LIT_REGIONS
 
 
 def empty_points_lit_apart(

@@ -39,6 +39,8 @@ from .tuning import (
     FLAT_SHARE,
     RAISED_SHADE,
     FLAT_OTHER_COLOUR,
+    STRUCTURE_CLEAR,
+    STRUCTURE_CUES,
     DOMED_SHARE,
 )
 
@@ -371,3 +373,28 @@ def flat_among_raised(
     flat = np.zeros(len(groups), bool)
     flat[k] = median[k] <= flat_below and len(groups[k]) >= max(read_empty, default=0)
     return groups, flat, domes & flat[k]
+
+
+# what a stone has and an empty pocket has not (`classify.feature_names`): an edge round its rim, a rim whose
+# lightness varies, a highlight, texture across its body, a shadow cast beside it
+STONE_CUES = ("ringgrad", "ringstd", "spot", "lapvar", "shadow")
+
+
+def _larger_share(one: np.ndarray, other: np.ndarray) -> float:
+    """The share of the pairs of a value of `one` and one of `other` in which `one`'s is the larger (ties half)."""
+    larger = (one[:, None] > other[None]).mean() + 0.5 * (one[:, None] == other[None]).mean()
+    return float(larger)
+
+
+def stands_up(rows: np.ndarray, other: np.ndarray, names: list[str]) -> bool:
+    """Whether the `rows` cast clearly more shadow than the `other` rows (`STRUCTURE_CLEAR` of the pairs)."""
+    k = names.index("shadow")
+    return _larger_share(rows[:, k], other[:, k]) >= STRUCTURE_CLEAR
+
+
+def stands_out(rows: np.ndarray, other: np.ndarray, names: list[str]) -> bool:
+    """Whether the `rows` look like objects where the `other` rows do not: clearly more (`STRUCTURE_CLEAR` of
+    the pairs) of `STRUCTURE_CUES` or more of the `STONE_CUES`, and the other rows clearly more of none.  Each
+    cue alone also shows on some boards' pockets (a printed ring's edge, a cone's shade), not all of them."""
+    shares = np.array([_larger_share(rows[:, names.index(c)], other[:, names.index(c)]) for c in STONE_CUES])
+    return int((shares >= STRUCTURE_CLEAR).sum()) >= STRUCTURE_CUES and not (shares <= 1.0 - STRUCTURE_CLEAR).any()

@@ -281,6 +281,17 @@ POCKETS_BY_COLOUR = ("sage-stones",)
 # stones of sage-stones_103001 are found too, at 6 and 3 54 right pockets of three-stones_81007 and 81012 doubted)
 EMPTY_LOOKS_APART = 8.5
 EMPTY_LOOKS_TIGHT = 4.5
+# Of two looks read empty scattered among each other (`naming.region_kappa` under `LIT_REGIONS`), one that shows more of
+# what a stone has and a pocket has not (`presence.STONE_CUES`: an edge round its rim, a rim that varies, a highlight,
+# texture, a cast shadow) is stones (`classify.structured_empty_look`).  A cue is clearly more when in this share of the
+# pairs of its cells and the other look's it is the larger (a share is the same in any unit; white glass on light wood
+# in the sun, Blender dev b115008 on the reader's fit, 0.89-0.94 on four cues; a sunlit half's pockets 0.93, 0.91 on two)
+STRUCTURE_CLEAR = 0.85
+# ... on this many cues at least, and the other look clearly more on none: Blender dev 115's glass read empty stood out
+# on 3-4 of the 5 (b115003, 004, 006, 008), and the other look on none; POV-Ray's stones among printed pockets, whose
+# rings show strong edges, on 2-3 with the pockets clearly more on 2 (dev 81004, wide 1018); a lamp's dark corner beside
+# the lit pockets on 3 with the corner on none (dev 103015: two regions, kappa 0.50)
+STRUCTURE_CUES = 3
 # a stone name across two hues (`classify.names_of_two_hues`): the stones of one look it takes to say their hue (one
 # cell's is noise)
 HUE_GROUP_MIN = 2

@@ -15,8 +15,10 @@ from vision.classify import (
     photo_adapt,
     raised_empty_look,
     split_lookalikes,
+    structured_empty_look,
     within_the_set,
 )
+from vision.layouts import get_layout
 from vision.tuning import RENAMED_CONFIDENCE
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
@@ -349,6 +351,90 @@ def test_domes_the_forest_is_sure_are_empty_stay_empty():
     F = pocket_photo([(WHITE_GLASS, 10.0)] * 24 + [(RED_DISC, 1.0)] * 8)
     P = votes([(24, 0.9, WHITE7), (8, 0.5, RED7)])
     assert raised_empty_look(P.argmax(1), P, P, F).tolist() == [EMPTY] * 32
+
+
+# structured_empty_look: three-stones' 76 pockets, votes over (empty, black, white, clear); each look's medians of
+# what a stone shows and a pocket does not (ringgrad, ringstd, spot, lapvar, shadow), about Blender dev 115's b115004
+# (whose dark glass casts about the shadow the cones' shade shows)
+POCKETS_XY = np.asarray(get_layout("three-stones").xy, np.float64)
+CONE_POCKET = (np.array([48.0, 5.0, 28.0]), (0.9, 6.9, 6.0, 0.5, 4.4))  # a cone pocket in dark wood, shaded inside
+BLACK_GLASS = (np.array([33.0, 10.0, 4.0]), (2.7, 11.6, 24.0, 1.2, 4.4))  # black glass in one: rim, highlight
+CUES = ["ringgrad", "ringstd", "spot", "lapvar", "shadow"]
+BLACK3 = 1
+
+
+def structured_photo(stones: np.ndarray, stone: tuple = BLACK_GLASS) -> tuple[np.ndarray, np.ndarray]:
+    """Feature rows and votes for the 76 pockets with `stones` (cell indices) holding `stone`, every cell
+    read empty by the forest (the pockets 0.7, the stones 0.55), the rest of its votes on black."""
+    looks = [stone if i in set(stones.tolist()) else CONE_POCKET for i in range(len(POCKETS_XY))]
+    F = coloured([colour for colour, _ in looks])
+    rng = np.random.default_rng(1)
+    for k, name in enumerate(CUES):
+        F[:, NAMES.index(name)] = [cues[k] * rng.uniform(0.9, 1.1) for _, cues in looks]
+    P = np.zeros((len(looks), 4))
+    P[:, 0] = 0.7
+    P[stones, 0] = 0.55
+    P[:, BLACK3] = 1.0 - P[:, 0]
+    return F, P
+
+
+SCATTERED = np.arange(0, 76, 3)  # 26 stones among the pockets, wherever the game put them
+
+
+def test_stones_read_empty_that_stand_out_from_the_pockets_they_lie_among_are_stones():
+    F, P = structured_photo(SCATTERED)
+    best = structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72)
+    assert np.flatnonzero(best).tolist() == SCATTERED.tolist()
+    assert (best[SCATTERED] == BLACK3).all()
+
+
+def test_a_look_that_holds_a_region_of_the_board_is_the_light_not_stones():
+    lit = np.flatnonzero(POCKETS_XY[:, 0] < np.median(POCKETS_XY[:, 0]))[:26]  # the pockets under a window
+    F, P = structured_photo(lit)
+    assert not structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72).any()
+
+
+def test_pockets_clearly_more_of_one_cue_are_no_background_to_stand_out_from():
+    # a printed ring's strong edge: the pockets show more rim than the stones, whatever else these show
+    colour, cues = BLACK_GLASS
+    F, P = structured_photo(SCATTERED, (colour, (0.3,) + cues[1:]))
+    assert not structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72).any()
+
+
+def test_a_look_with_as_much_of_most_cues_as_the_pockets_stays_empty():
+    colour, cues = CONE_POCKET
+    F, P = structured_photo(SCATTERED, (BLACK_GLASS[0], BLACK_GLASS[1][:2] + cues[2:]))
+    assert not structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72).any()
+
+
+def test_stones_among_pockets_of_two_looks_are_found_once_the_odd_look_is_parted():
+    # eight pockets in a corner under a coloured reflection, far from every other look: the first split parts
+    # them (a region: the light) from the stones and the other pockets together, and the stones only stand out
+    # once that part is split again
+    corner = np.flatnonzero((POCKETS_XY[:, 0] >= 2) & (POCKETS_XY[:, 1] >= 2))
+    stones = np.setdiff1d(SCATTERED, corner)
+    F, P = structured_photo(stones)
+    F[corner, :3] = coloured([np.array([95.0, -30.0, 80.0])] * len(corner))[:, :3]
+    best = structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72)
+    assert np.flatnonzero(best).tolist() == stones.tolist()
+
+
+def test_a_look_the_forest_is_surer_is_empty_stands_out_as_stones_only_by_its_shadow():
+    # cap pockets show more rim and texture than the glass that smooths them (dev 107014: the forest 0.96 sure of
+    # the 50 pockets): the look the forest is surer is empty is stones only when it also stands up
+    F, P = structured_photo(SCATTERED)
+    P[:, 0] = np.where(np.isin(np.arange(len(P)), SCATTERED), 0.96, 0.5)
+    P[:, BLACK3] = 1.0 - P[:, 0]
+    assert not structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72).any()
+    F[SCATTERED, NAMES.index("shadow")] *= 3.0
+    assert (
+        np.flatnonzero(structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=72)).tolist() == SCATTERED.tolist()
+    )
+
+
+def test_more_stones_than_the_box_holds_stay_empty():
+    F, P = structured_photo(SCATTERED)
+    assert not structured_empty_look(P.argmax(1), P, P, F, POCKETS_XY, most=20).any()
 
 
 # names_of_two_hues: colour rows (L, a, b) of stones read one name

@@ -15,6 +15,7 @@ from vision.naming import (
     doubt_shared,
     far_namesakes,
     lit_regions,
+    region_kappa,
     lone_cells_in_doubt,
     name_by_groups,
     near_other_names,
@@ -455,3 +456,13 @@ def test_two_halves_of_the_board_are_regions_and_stones_scattered_among_points_a
     for seed in range(5):
         scattered = np.random.default_rng(seed).permutation(len(where))
         assert not lit_regions(scattered[:40], scattered[40:], where)
+
+
+def test_region_kappa_is_high_for_two_halves_and_near_naught_for_a_scatter():
+    where = np.asarray(get_layout("three-stones").xy, float)
+    left = np.flatnonzero(where[:, 0] < np.median(where[:, 0]))
+    right = np.flatnonzero(where[:, 0] >= np.median(where[:, 0]))
+    assert region_kappa(left, right, where) > 0.6
+    every_third = np.arange(0, len(where), 3)
+    rest = np.setdiff1d(np.arange(len(where)), every_third)
+    assert abs(region_kappa(every_third, rest, where)) < 0.3

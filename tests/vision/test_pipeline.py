@@ -170,15 +170,16 @@ def test_light_discs_beside_glass_stones_that_cast_weak_shadows_read_empty(name)
     assert len(wrong) <= {"sage-stones_81000": 8, "sage-stones_81005": 1}[name]
 
 
-def test_white_discs_read_empty_that_cast_shadows_are_not_sure():
-    # Blender seed 115: white glass discs on white paper printed with pale discs, under a tungsten lamp.
-    # The forest read the ten white stones empty, surer of them (0.81) than of the pockets (0.68): as the
-    # board's empty look they stayed sure, 9 of them sure and wrong.  They cast shadows the pockets do
-    # not (`classify.empty_looks_in_doubt`): checked.  Still read empty, and the clear glass with them
-    meta, reading = read_hard("three-stones_b115006")
-    wrong = misread("three-stones", reading.cells, meta["cells"])
-    assert len(wrong) <= 21
-    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+@pytest.mark.parametrize("name", ["three-stones_b115003", "three-stones_b115004", "three-stones_b115006"])
+def test_glass_read_empty_that_stands_out_from_the_pockets_it_lies_among_is_stones(name):
+    # Blender seed 115: clear glass on painted wood (b115003, 11 read empty), black glass in the dark cone
+    # pockets of a walnut board (b115004, 26), white glass discs on paper printed with pale discs (b115006,
+    # 20 with the clear glass; the forest surer of the white stones, 0.81, than of the pockets, 0.68).  Each
+    # a look of its own among the pockets, scattered, with more rim, highlight and texture (or shadow) than
+    # they show (`classify.structured_empty_look`): read as stones, each marked for checking
+    meta, reading = read_hard(name)
+    assert misread("three-stones", reading.cells, meta["cells"]) == []
+    assert any(reading.confidence[pid] < CHECK_BELOW for pid, c in reading.cells.items() if c is not None)
 
 
 def test_a_smaller_pocket_board_asked_as_a_bigger_one_is_refused_by_the_side_it_leaves_bare():
