@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import cv2
 import numpy as np
 
-from .classify import cell_features, classify, harmonize, names_of_two_hues
+from .classify import cell_features, classify, feature_names, harmonize, names_of_two_hues
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
@@ -25,6 +25,7 @@ from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
 from .memo import forget
+from .presence import rimless_stones
 from .tuning import (
     BRIGHT_MEAN,
     CHECK_BELOW,
@@ -44,6 +45,7 @@ from .tuning import (
     NUDGES,
     RENAMED_CONFIDENCE,
     REFUSE_LOOK_S,
+    RIM_CHECKED,
     SEARCH_LIMIT_S,
     SURE_FIT,
     POINT_KINDS_APART,
@@ -212,6 +214,8 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
         conf = names_of_two_hues(labels, conf, feats)
+    if layout.game in RIM_CHECKED:  # a highlight on a glossy board is no stone (`presence.rimless_stones`)
+        labels, conf = rimless_stones(labels, conf, feats, feature_names())
     return labels, conf
 
 

@@ -40,6 +40,9 @@ from .tuning import (
     RAISED_SHADE,
     FLAT_OTHER_COLOUR,
     DOMED_SHARE,
+    RENAMED_CONFIDENCE,
+    RIM_APART,
+    RIM_CLEAR,
 )
 
 READ_AS_STONES = 0.5  # the forest's mean empty share of a group it reads as stones, below (a majority)
@@ -371,3 +374,27 @@ def flat_among_raised(
     flat = np.zeros(len(groups), bool)
     flat[k] = median[k] <= flat_below and len(groups[k]) >= max(read_empty, default=0)
     return groups, flat, domes & flat[k]
+
+
+def rimless_stones(
+    labels: list[str | None], conf: list[float], feats: np.ndarray, names: list[str]
+) -> tuple[list[str | None], list[float]]:
+    """The labels and confidences after the cells read as a stone colour that show no stone's rim,
+    where stones of that colour on the same photo show a clear one, are read empty and marked for
+    checking.  A stone is a body with an edge all round it (`ringgrad`: the gradient on the ring at
+    its radius, against the board's own); a lamp's or a window's highlight on a glossy board is light
+    spread smoothly over the board, brighter than an empty point anywhere else on it, and the forest
+    reads an empty point inside it as a white stone (Blender seed 115: a sun on ebonised wood, a lamp
+    on black paint, 4 and 7 points).  Compared within one colour on one photo, not against a fixed
+    floor: matte stones in diffuse light show weak rims all alike."""
+    rim = feats[:, names.index("ringgrad")].astype(np.float64)
+    labels, conf = list(labels), list(conf)
+    for colour in {label for label in labels if label is not None}:
+        cells = np.array([i for i, label in enumerate(labels) if label == colour])
+        clear = cells[rim[cells] >= RIM_CLEAR]
+        if not len(clear):
+            continue
+        for i in cells[rim[cells] <= rim[clear].min() / RIM_APART]:
+            labels[i] = None
+            conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf
