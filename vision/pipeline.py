@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import cv2
 import numpy as np
 
-from .classify import cell_features, classify, feature_names, harmonize, names_of_two_hues
+from .classify import CLASSES, cell_features, class_votes, classify, feature_names, harmonize, names_of_two_hues
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
@@ -25,7 +25,7 @@ from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
 from .memo import forget
-from .presence import rimless_stones
+from .presence import rimmed_empties, rimless_stones
 from .tuning import (
     BRIGHT_MEAN,
     CHECK_BELOW,
@@ -214,8 +214,13 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
         conf = names_of_two_hues(labels, conf, feats)
-    if layout.game in RIM_CHECKED:  # a highlight on a glossy board is no stone (`presence.rimless_stones`)
+    if layout.game in RIM_CHECKED:
+        # a highlight on a glossy board is no stone, and a rim round a shaded body is one, whatever the forest
+        # leant to (`presence.rimless_stones`, `rimmed_empties`)
         labels, conf = rimless_stones(labels, conf, feats, feature_names())
+        votes, allowed = class_votes(feats, layout)
+        stone_names = [CLASSES[k] for k in allowed[1:]]
+        labels, conf = rimmed_empties(labels, conf, votes, stone_names, feats, feature_names())
     return labels, conf
 
 

@@ -43,6 +43,7 @@ from .tuning import (
     RENAMED_CONFIDENCE,
     RIM_APART,
     RIM_CLEAR,
+    RIM_EMPTIES,
 )
 
 READ_AS_STONES = 0.5  # the forest's mean empty share of a group it reads as stones, below (a majority)
@@ -397,4 +398,31 @@ def rimless_stones(
         for i in cells[rim[cells] <= rim[clear].min() / RIM_APART]:
             labels[i] = None
             conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf
+
+
+def rimmed_empties(
+    labels: list[str | None],
+    conf: list[float],
+    P: np.ndarray,
+    stone_names: list[str],
+    feats: np.ndarray,
+    names: list[str],
+) -> tuple[list[str | None], list[float]]:
+    """The labels and confidences after the cells read empty that show both a stone's rim and a body
+    shaded across, each RIM_APART times what the photo's empty points show at the median, are read as
+    the stone colour the forest gives the most votes (`P`'s columns after the first, named
+    `stone_names`), marked for checking.  Glass on pale card in a dim room, white on ivory: the forest
+    leans empty (0.5-0.7), yet the cell has the edge all round and the shading of a raised body
+    (Blender seed 115's 002, 117's 003, dev 91's 003).  Both, since either alone also shows where the
+    board's edge runs beside a corner point."""
+    empty = np.array([i for i, label in enumerate(labels) if label is None])
+    if len(empty) < RIM_EMPTIES:
+        return labels, conf
+    rim, shade = (feats[:, names.index(n)].astype(np.float64) for n in ("ringgrad", "shade"))
+    rimmed = (rim[empty] >= RIM_APART * np.median(rim[empty])) & (shade[empty] >= RIM_APART * np.median(shade[empty]))
+    labels, conf = list(labels), list(conf)
+    for i in empty[rimmed]:
+        labels[i] = stone_names[int(np.argmax(P[i, 1:]))]
+        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf

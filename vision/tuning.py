@@ -232,6 +232,7 @@ NUDGES = 3
 RIM_CHECKED = ("morris",)  # morris' drawn points carry no mark a stone's rim could be confused with; rings' circles do
 RIM_CLEAR = 2.5  # a clear rim: this many times the board's mean gradient (matte stones in soft light show 1-2)
 RIM_APART = 2.5  # a rimless cell shows at most 1/RIM_APART of its colour's faintest clear rim
+RIM_EMPTIES = 8  # cells read empty, at least, for their median to be the empty points' look (`rimmed_empties`)
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}
