@@ -8,7 +8,10 @@ spaced positions (-3..3 board units) that one homography bends into the photo.  
 
 1. `long_lines`: straight edges of either polarity (OpenCV's line segment detector finds a
    drawn line's two sides, a groove's shading, an inlay's rim alike), collinear pieces
-   merged into long lines (stones and point markers break a drawn line into pieces).
+   merged into long lines (stones and point markers break a drawn line into pieces).  The
+   detector's fixed gradient threshold misses a thin line faint against its board (gold
+   inlay on ivory paint, a line under a highlight), so its pieces are also looked for on a
+   copy whose contrast is stretched tile by tile (`local_contrast`).
 2. `families`: the long lines split by direction into the two families of the drawing's
    sides (near-parallel within a family: a phone sees the board from at most about 45
    degrees).
@@ -56,6 +59,8 @@ DRAWING_HALVES = (3.0, 3.3, 3.6)  # half sides the quadrilateral may be: the out
 SCORED = 40  # hypotheses (most positions first) the drawing's correlation is computed for
 KEEP = 3  # line candidates handed on
 MIN_SCORE = 0.1  # the drawing's correlation (coarse scorer) a line candidate needs
+CONTRAST_CLIP = 2.0  # CLAHE clip limit: lifts a faint line's step over the detector's threshold, not the noise
+CONTRAST_TILES = 8  # tiles a side the contrast is stretched over: a board spans a few, so its own shade sets them
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,12 @@ def segments(gray: np.ndarray) -> np.ndarray:
 
     step = np.abs(sample(along + CONTRAST_PX * normal) - sample(along - CONTRAST_PX * normal))
     return np.hstack([seg, np.median(step, axis=1)[:, None]])
+
+
+def local_contrast(gray: np.ndarray) -> np.ndarray:
+    """The gray copy with its contrast stretched tile by tile (CLAHE): a line whose step is a few
+    gray levels on a pale board, or under a highlight, gets the step a drawn line has elsewhere."""
+    return cv2.createCLAHE(CONTRAST_CLIP, (CONTRAST_TILES, CONTRAST_TILES)).apply(gray)
 
 
 def long_lines(seg: np.ndarray, side: int) -> list[Line]:
@@ -318,7 +329,10 @@ def line_candidates(img: np.ndarray, small: np.ndarray, layout: Layout) -> list[
     gray_mid = cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY)
     side = max(gray_mid.shape)
     hypotheses: list[tuple[float, np.ndarray]] = []
-    for fam_a, fam_b in families(long_lines(segments(gray_mid), side)):
+    # the pieces on the photo's own gray and on the stretched copy: a clear line found on both
+    # counts twice, a faint one only found stretched once (it still makes a family)
+    seg = np.vstack([segments(gray_mid), segments(local_contrast(gray_mid))])
+    for fam_a, fam_b in families(long_lines(seg, side)):
         hypotheses += _square_hypotheses(fam_a, fam_b, side, small.shape[1] / mid.shape[1])
     hypotheses.sort(key=lambda hyp: -hyp[0])
     gray_small = gray32(small)

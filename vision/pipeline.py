@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import cv2
 import numpy as np
 
-from .classify import cell_features, classify, harmonize, names_of_two_hues
+from .classify import CLASSES, cell_features, class_votes, classify, feature_names, harmonize, names_of_two_hues
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
@@ -25,6 +25,7 @@ from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
 from .memo import forget
+from .presence import rimmed_empties, rimless_stones
 from .tuning import (
     BRIGHT_MEAN,
     CHECK_BELOW,
@@ -44,6 +45,7 @@ from .tuning import (
     NUDGES,
     RENAMED_CONFIDENCE,
     REFUSE_LOOK_S,
+    RIM_CHECKED,
     SEARCH_LIMIT_S,
     SURE_FIT,
     POINT_KINDS_APART,
@@ -51,7 +53,7 @@ from .tuning import (
 
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
 # a refused photo may be another game's board: those are looked for cheapest search first, and
-# only while the whole reading has taken less than REFUSE_LOOK_S
+# only while the whole reading has taken less than REFUSE_LOOK_S (the refused fit may reorder them: `look_order`)
 LOOK_ORDER = ("morris", "three-stones", "sage-stones", "rings")
 MAX_DETECTION_WORKERS = 4  # threads a board search uses at most: its fits are a few at a time
 
@@ -143,7 +145,7 @@ def _read(img: np.ndarray, game: str, t0: float) -> Reading:
             raise
         det = None
     if det is None or not _accept(det, game):
-        _refuse(img, game, t0)
+        _refuse(img, game, t0, det)
     if game in LOOKALIKES and det.support < CLEAN_OUTLINE:  # a clean outline all round needs no second look
         # a bigger board of another game can hold this one's grid (three-stones' 9x9 pockets
         # hold sage-stones' 7x9): if that game's board fits clearly better, say so
@@ -212,6 +214,13 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
         conf = names_of_two_hues(labels, conf, feats)
+    if layout.game in RIM_CHECKED:
+        # a highlight on a glossy board is no stone, and a rim round a shaded body is one, whatever the forest
+        # leant to (`presence.rimless_stones`, `rimmed_empties`)
+        labels, conf = rimless_stones(labels, conf, feats, feature_names())
+        votes, allowed = class_votes(feats, layout)
+        stone_names = [CLASSES[k] for k in allowed[1:]]
+        labels, conf = rimmed_empties(labels, conf, votes, stone_names, feats, feature_names())
     return labels, conf
 
 
@@ -284,10 +293,33 @@ def _accept(det: Detection, game: str) -> bool:
     )
 
 
-def _refuse(img: np.ndarray, game: str, started: float) -> NoReturn:
-    """Refuse the photo, naming the game whose board it shows when one is found in time."""
-    for g in LOOK_ORDER:
-        if g == game or time.perf_counter() - started > REFUSE_LOOK_S:
+def _another_pocket_board(det: Detection, game: str) -> bool:
+    """Whether a pocket game's refused fit shows a pocket board of another size: its pockets seen clearly,
+    where a real camera can see them, and only the board's extent wrong (a whole side bare, or round
+    edges beyond a side): three-stones' 9x9 pockets hold sage-stones' 7x9 grid and the other way round."""
+    if get_layout(game).marks != "pocket":
+        return False
+    pockets_shown = _quality(det, game) >= 1.0 and det.present >= MIN_PRESENT
+    extent_wrong = det.weakest_side < MIN_WEAKEST_SIDE or det.outside > MAX_OUTSIDE
+    return pockets_shown and det.camera_error <= MAX_CAMERA_ERROR and extent_wrong
+
+
+def look_order(game: str, det: Detection | None) -> list[str]:
+    """The other games a photo refused as `game` is looked at for, in turn: LOOK_ORDER, but the other
+    pocket games first where the refused fit shows a pocket board of another size (`det`, the search's
+    best fit, None when it found none): a morris search on a pocket board finds no clear line and polishes
+    every candidate (1-3 s CPU) before the pocket board is looked for."""
+    others = [g for g in LOOK_ORDER if g != game]
+    if det is not None and _another_pocket_board(det, game):
+        others.sort(key=lambda g: get_layout(g).marks != "pocket")  # stable: LOOK_ORDER within each kind
+    return others
+
+
+def _refuse(img: np.ndarray, game: str, started: float, det: Detection | None = None) -> NoReturn:
+    """Refuse the photo, naming the game whose board it shows when one is found in time (`det`: the
+    refused search's best fit, which tells where to look first, `look_order`)."""
+    for g in look_order(game, det):
+        if time.perf_counter() - started > REFUSE_LOOK_S:
             continue
         try:
             found = find_board(img, get_layout(g), detection_pool(), started + SEARCH_LIMIT_S)

@@ -42,6 +42,10 @@ from .tuning import (
     STRUCTURE_CLEAR,
     STRUCTURE_CUES,
     DOMED_SHARE,
+    RENAMED_CONFIDENCE,
+    RIM_APART,
+    RIM_CLEAR,
+    RIM_EMPTIES,
 )
 
 READ_AS_STONES = 0.5  # the forest's mean empty share of a group it reads as stones, below (a majority)
@@ -398,3 +402,52 @@ def stands_out(rows: np.ndarray, other: np.ndarray, names: list[str]) -> bool:
     cue alone also shows on some boards' pockets (a printed ring's edge, a cone's shade), not all of them."""
     shares = np.array([_larger_share(rows[:, names.index(c)], other[:, names.index(c)]) for c in STONE_CUES])
     return int((shares >= STRUCTURE_CLEAR).sum()) >= STRUCTURE_CUES and not (shares <= 1.0 - STRUCTURE_CLEAR).any()
+def rimless_stones(
+    labels: list[str | None], conf: list[float], feats: np.ndarray, names: list[str]
+) -> tuple[list[str | None], list[float]]:
+    """The labels and confidences after the cells read as a stone colour that show no stone's rim,
+    where stones of that colour on the same photo show a clear one, are read empty and marked for
+    checking.  A stone is a body with an edge all round it (`ringgrad`: the gradient on the ring at
+    its radius, against the board's own); a lamp's or a window's highlight on a glossy board is light
+    spread smoothly over the board, brighter than an empty point anywhere else on it, and the forest
+    reads an empty point inside it as a white stone (Blender seed 115: a sun on ebonised wood, a lamp
+    on black paint, 4 and 7 points).  Compared within one colour on one photo, not against a fixed
+    floor: matte stones in diffuse light show weak rims all alike."""
+    rim = feats[:, names.index("ringgrad")].astype(np.float64)
+    labels, conf = list(labels), list(conf)
+    for colour in {label for label in labels if label is not None}:
+        cells = np.array([i for i, label in enumerate(labels) if label == colour])
+        clear = cells[rim[cells] >= RIM_CLEAR]
+        if not len(clear):
+            continue
+        for i in cells[rim[cells] <= rim[clear].min() / RIM_APART]:
+            labels[i] = None
+            conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf
+
+
+def rimmed_empties(
+    labels: list[str | None],
+    conf: list[float],
+    P: np.ndarray,
+    stone_names: list[str],
+    feats: np.ndarray,
+    names: list[str],
+) -> tuple[list[str | None], list[float]]:
+    """The labels and confidences after the cells read empty that show both a stone's rim and a body
+    shaded across, each RIM_APART times what the photo's empty points show at the median, are read as
+    the stone colour the forest gives the most votes (`P`'s columns after the first, named
+    `stone_names`), marked for checking.  Glass on pale card in a dim room, white on ivory: the forest
+    leans empty (0.5-0.7), yet the cell has the edge all round and the shading of a raised body
+    (Blender seed 115's 002, 117's 003, dev 91's 003).  Both, since either alone also shows where the
+    board's edge runs beside a corner point."""
+    empty = np.array([i for i, label in enumerate(labels) if label is None])
+    if len(empty) < RIM_EMPTIES:
+        return labels, conf
+    rim, shade = (feats[:, names.index(n)].astype(np.float64) for n in ("ringgrad", "shade"))
+    rimmed = (rim[empty] >= RIM_APART * np.median(rim[empty])) & (shade[empty] >= RIM_APART * np.median(shade[empty]))
+    labels, conf = list(labels), list(conf)
+    for i in empty[rimmed]:
+        labels[i] = stone_names[int(np.argmax(P[i, 1:]))]
+        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf

@@ -226,6 +226,13 @@ CHECK_BELOW = 0.8  # a cell read less sure than this is marked for a person to c
 NUDGE_CHECKED = ("rings",)
 NUDGE_PX = 1.0
 NUDGES = 3
+# a cell read as a stone shows a stone's rim (`presence.rimless_stones`), or it is light spread over the board:
+# a glossy board's highlight (Blender seed 115: highlight cells 0.1-1.4 of the board's gradient, white stones
+# 3.3-4.7; on the POV-Ray wide set and dev 91 the faintest true stone shows 1/1.4 of its colour's faintest clear rim)
+RIM_CHECKED = ("morris",)  # morris' drawn points carry no mark a stone's rim could be confused with; rings' circles do
+RIM_CLEAR = 2.5  # a clear rim: this many times the board's mean gradient (matte stones in soft light show 1-2)
+RIM_APART = 2.5  # a rimless cell shows at most 1/RIM_APART of its colour's faintest clear rim
+RIM_EMPTIES = 8  # cells read empty, at least, for their median to be the empty points' look (`rimmed_empties`)
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}

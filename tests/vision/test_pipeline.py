@@ -7,6 +7,7 @@ its symmetries; sage-stones must come out in its own orientation.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -18,18 +19,20 @@ import pytest
 from vision.detect import find_board
 from vision.errors import VisionError
 from vision.layouts import get_layout, misread
+from vision import pipeline
 from vision.io import read_image
 from vision.pipeline import (
     Reading,
     _accept,
     detection_pool,
+    look_order,
     nudged_fits,
     read_board,
     read_cells,
     score_board,
     true_fit,
 )
-from vision.tuning import CHECK_BELOW, MAX_OUTSIDE, MIN_PRESENT, MIN_WEAKEST_SIDE
+from vision.tuning import CHECK_BELOW, MAX_CAMERA_ERROR, MAX_OUTSIDE, MIN_PRESENT, MIN_WEAKEST_SIDE
 
 PHOTOS = Path(__file__).parent / "photos"
 CASES = sorted(p.stem for p in PHOTOS.glob("*.json"))
@@ -139,6 +142,28 @@ def test_a_morris_fit_on_other_lines_of_the_drawing_comes_back_onto_its_own(name
     assert misread("morris", reading.cells, meta["cells"]) == []
 
 
+@pytest.mark.parametrize("name, left", [("morris_b115001", 2), ("morris_b115005", 1)])
+def test_a_highlight_on_a_glossy_board_shows_no_stones_rim(name, left):
+    # Blender seed 115: the sun on ebonised wood (001), a lamp on black paint (005).  The forest read the
+    # empty points inside the highlight as white stones, 4 and 7 of them, three sure; they show no rim where
+    # the photo's white stones show a clear one (`presence.rimless_stones`): read empty, marked.  Not yet
+    # exact: on 001 (at this size) two empty points in the dark read black, on 005 one, each marked
+    meta, reading = read_hard(name)
+    wrong = misread("morris", reading.cells, meta["cells"])
+    assert len(wrong) <= left
+    assert all(reading.cells[pid] != "white" and reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
+@pytest.mark.parametrize("name", ["morris_b115002", "morris_b117003"])
+def test_a_stone_the_forest_leans_empty_shows_a_rim_and_a_shaded_body(name):
+    # Blender seeds 115 and 117: a white dome on ivory paint, glass lenses on pink card in a dim room.  The
+    # forest leant empty on them (0.66-0.78); each shows a stone's rim and a body shaded across, 2.5 times
+    # and more what the photo's empty points show (`presence.rimmed_empties`): read white, marked
+    meta, reading = read_hard(name)
+    assert misread("morris", reading.cells, meta["cells"]) == []
+    assert any(reading.confidence[pid] < CHECK_BELOW for pid, c in reading.cells.items() if c == "white")
+
+
 def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
     # dots nearly a stone's size printed on paper, under a lamp: the forest reads them as black
     # glass stones; unlike the stones, the lines meeting at their foot show, so they are the board's
@@ -196,6 +221,41 @@ def test_a_smaller_pocket_board_asked_as_a_bigger_one_is_refused_by_the_side_it_
     with pytest.raises(VisionError) as refused:
         read_board(img, "three-stones")
     assert refused.value.code == "wrong_game" and "sage-stones" in str(refused.value)
+
+
+def test_a_pocket_board_of_another_size_is_looked_for_before_morris(monkeypatch):
+    # the same photo: its three-stones fit shows the pockets clearly and only a side bare, so the refusal
+    # looks for sage-stones next; it looked for morris first, whose search on a pocket board finds no clear
+    # line and polishes every candidate (1-3 s CPU of the 4-5 s refusal)
+    meta = json.loads((HARD / "sage-stones_b115003.json").read_text())
+    img = read_image(HARD / meta["image"])
+    searched: list[str] = []
+
+    def recorded(image, layout, *args, **kwargs):
+        searched.append(layout.game)
+        return find_board(image, layout, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "find_board", recorded)
+    monkeypatch.setattr(pipeline, "REFUSE_LOOK_S", 120.0)  # the order, not the machine's load, decides
+    with pytest.raises(VisionError) as refused:
+        read_board(img, "three-stones")
+    assert refused.value.code == "wrong_game" and "sage-stones" in str(refused.value)
+    assert searched == ["three-stones", "sage-stones"]
+
+
+def test_a_bigger_pocket_boards_fit_looks_for_the_smaller_board_first_and_other_fits_keep_the_order():
+    # dev seed 81: a three-stones board asked as sage-stones, refused for the pockets beyond a long side:
+    # three-stones is looked for first.  A fit that missed the pockets, or none, keeps LOOK_ORDER
+    meta = json.loads((HARD / "three-stones_81000.json").read_text())
+    img = read_image(HARD / meta["image"])
+    det = find_board(img, get_layout("sage-stones"), detection_pool())
+    assert look_order("sage-stones", det) == ["three-stones", "morris", "rings"]
+    assert look_order("sage-stones", None) == ["morris", "three-stones", "rings"]
+    faint = dataclasses.replace(det, evidence=0.5 * det.evidence)
+    assert look_order("sage-stones", faint) == ["morris", "three-stones", "rings"]
+    slanted = dataclasses.replace(det, camera_error=2 * MAX_CAMERA_ERROR)
+    assert look_order("sage-stones", slanted) == ["morris", "three-stones", "rings"]
+    assert look_order("morris", det) == ["three-stones", "sage-stones", "rings"]  # a drawn game's order stays
 
 
 def test_border_lines_beyond_a_long_side_are_not_a_bigger_boards_pockets():

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from vision.classify import feature_names
-from vision.presence import flat_marks, like_the_marks, look_groups, missed_stones
+from vision.presence import flat_marks, like_the_marks, look_groups, missed_stones, rimless_stones, rimmed_empties
 
 NAMES = feature_names()
 EMPTY, WHITE, BLACK = 0, 1, 2  # columns of the votes: empty, then morris' palette (white, black)
@@ -178,3 +178,59 @@ def test_marks_of_two_looks_are_no_one_look_to_follow():
     cells = [DISC] * 6 + [stone] * 6 + [DISC] * 6 + [stone] * 12
     best = np.array([EMPTY] * 12 + [WHITE] * 18)
     assert like_the_marks(best, np.arange(12), photo(cells), NAMES).tolist() == best.tolist()
+
+
+def _rims(values: list[float]) -> np.ndarray:
+    """Feature rows whose only look is the ring gradient at a stone's radius (`ringgrad`)."""
+    F = np.zeros((len(values), len(NAMES)), np.float32)
+    F[:, NAMES.index("ringgrad")] = values
+    return F
+
+
+def test_a_cell_read_white_with_no_rim_beside_white_stones_with_one_is_a_highlight():
+    # a lamp's highlight on black paint: three empty points in it read white, the two white stones' rims
+    # 4.7, theirs 0.1-1.4 (Blender seed 115's 005); the black stone's weak rim has no clear one to answer to
+    labels: list[str | None] = ["white", "white", "white", "white", "white", "black", None]
+    conf = [0.9, 0.85, 0.7, 0.8, 0.82, 0.9, 0.95]
+    read, sure = rimless_stones(labels, conf, _rims([4.71, 4.74, 0.13, 0.8, 1.41, 1.49, 0.5]), NAMES)
+    assert read == ["white", "white", None, None, None, "black", None]
+    assert sure[:2] == conf[:2] and max(sure[2:5]) < 0.8 and sure[5:] == conf[5:]
+
+
+def test_stones_whose_rims_are_all_weak_or_all_alike_stay_stones():
+    # matte stones in soft light show weak rims all alike, and clear rims of one colour differ less
+    # than RIM_APART: nothing to answer to, nothing read empty
+    for rims in ([0.81, 0.95, 1.14, 1.39, 2.4], [2.67, 1.84, 3.05, 2.19], [1.83, 1.86, 2.5]):
+        labels: list[str | None] = ["white"] * len(rims)
+        conf = [0.9] * len(rims)
+        assert rimless_stones(labels, conf, _rims(rims), NAMES) == (labels, conf)
+
+
+def _rims_and_shades(rims: list[float], shades: list[float]) -> np.ndarray:
+    F = _rims(rims)
+    F[:, NAMES.index("shade")] = shades
+    return F
+
+
+def test_a_cell_read_empty_with_a_rim_and_a_shaded_body_is_the_stone_the_forest_leans_to():
+    # glass lenses on pink card (Blender seed 117's 003): ten empty points with weak rims and flat bodies,
+    # two white stones the forest leans empty on, rims 2.4-2.5 and shading 1.8-2.0 against 0.4 and 0.15
+    labels: list[str | None] = [None] * 12
+    conf = [0.97] * 10 + [0.68, 0.68]
+    rims = [0.41, 0.47, 0.5, 0.38, 0.47, 0.51, 0.41, 0.42, 0.44, 0.4, 2.41, 2.49]
+    shades = [0.13, 0.23, 0.23, 0.32, 0.18, 0.33, 0.18, 0.15, 0.12, 0.09, 1.95, 1.83]
+    P = np.array([[0.97, 0.02, 0.01]] * 10 + [[0.68, 0.31, 0.01]] * 2)
+    read, sure = rimmed_empties(labels, conf, P, ["white", "black"], _rims_and_shades(rims, shades), NAMES)
+    assert read == [None] * 10 + ["white", "white"]
+    assert sure[:10] == conf[:10] and max(sure[10:]) < 0.8
+
+
+def test_an_empty_point_by_the_boards_edge_shows_a_rim_but_no_shaded_body():
+    # a corner point beside the board's edge (wide set's 1012): a rim 2.7 times the empty points' median,
+    # its shading no more than theirs -- no stone
+    labels: list[str | None] = [None] * 10
+    conf = [0.9] * 10
+    rims = [1.2, 1.3, 1.28, 1.1, 1.4, 1.25, 1.3, 1.35, 3.42, 1.2]
+    shades = [9.9, 10.1, 9.5, 10.4, 9.8, 10.0, 9.9, 10.2, 5.55, 9.7]
+    P = np.array([[0.9, 0.08, 0.02]] * 10)
+    assert rimmed_empties(labels, conf, P, ["white", "black"], _rims_and_shades(rims, shades), NAMES) == (labels, conf)
