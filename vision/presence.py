@@ -402,6 +402,8 @@ def stands_out(rows: np.ndarray, other: np.ndarray, names: list[str]) -> bool:
     cue alone also shows on some boards' pockets (a printed ring's edge, a cone's shade), not all of them."""
     shares = np.array([_larger_share(rows[:, names.index(c)], other[:, names.index(c)]) for c in STONE_CUES])
     return int((shares >= STRUCTURE_CLEAR).sum()) >= STRUCTURE_CUES and not (shares <= 1.0 - STRUCTURE_CLEAR).any()
+
+
 def rimless_stones(
     labels: list[str | None], conf: list[float], feats: np.ndarray, names: list[str]
 ) -> tuple[list[str | None], list[float]]:
