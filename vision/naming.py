@@ -316,6 +316,16 @@ def light_misfits(names: list[int], lab: np.ndarray, classes: list[str]) -> np.n
     return misfit
 
 
+def no_other_name(names: list[int]) -> np.ndarray:
+    """Per group, whether it is named a stone colour while no group bears another stone name: the light is
+    then known only from the group itself (`light_misfits`), and a colour under a tinted light is another
+    colour under a white one (dev 109000: orange and red glass under a lamp, one group read red, 24 sure and
+    wrong), so the name is the forest's guess alone."""
+    named = np.array(names)
+    stone_names = set(named[named != EMPTY].tolist())
+    return (named != EMPTY) & (len(stone_names) < 2)
+
+
 def colour_doubts(names: list[int], lab: np.ndarray, classes: list[str]) -> np.ndarray:
     """Per group, whether another colour name fits it clearly better than its own once the light
     is taken out (`light_misfits`)."""
@@ -400,7 +410,7 @@ def name_by_groups(
     names, margins = name_groups(evidence, centres, sizes, stones, light_penalty(names, medians, classes), bare)
     names, hued = by_hue(names, centres, sizes, classes)
     margins[hued] = 0.0  # named against the forest's votes: checked
-    misfits = colour_doubts(names, medians, classes)
+    misfits = colour_doubts(names, medians, classes) | no_other_name(names)
     lean = _lean(evidence, sizes)
     in_doubt = (margins < SURE_MARGIN) | misfits
     in_doubt |= opposed_tints(names, centres, classes) | empty_look_in_doubt(names, centres, lean, stones)
@@ -413,6 +423,7 @@ def name_by_groups(
     in_doubt |= doubt_shared(
         names, centres, near_other_names(names, centres) | near_the_empty_points(names, centres, standing)
     ) | far_namesakes(names, centres, hued)
+    in_doubt |= empty_look_outgrown(names, sizes, in_doubt)
     for g, k, flag in zip(groups, names, in_doubt):
         best[g] = k
         doubted[g] = (best[g] != own[g]) | flag
@@ -552,6 +563,19 @@ def near_the_empty_points(names: list[int], centres: np.ndarray, stones: np.ndar
     named = np.array(names)
     shown = near(centres) & (named == EMPTY)[None]
     return (named != EMPTY) & ~stones & shown.any(1)
+
+
+def empty_look_outgrown(names: list[int], sizes: np.ndarray, in_doubt: np.ndarray) -> np.ndarray:
+    """Per group, whether it is named empty while a group bigger than every empty-named one bears a stone name
+    in doubt (`in_doubt`): the board's points are the look its empty points share, and a bigger look whose name
+    is a guess may be they, the empty-named group then stones of the board's colour (Blender dev 115008: 138
+    empty points of an indigo inlay named blue, in doubt, beside 17 orange stones on orange tiles read empty, sure)."""
+    named = np.array(names)
+    empty = named == EMPTY
+    if not empty.any():
+        return np.zeros(len(names), bool)
+    rival = ~empty & in_doubt & (sizes > sizes[empty].max())
+    return empty & rival.any()
 
 
 def empty_look_in_doubt(names: list[int], centres: np.ndarray, lean: np.ndarray, stones: np.ndarray) -> np.ndarray:
