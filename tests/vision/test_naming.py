@@ -268,6 +268,24 @@ def test_a_group_is_named_by_its_colour_with_the_light_taken_out():
     assert named.doubted[76:].all() and not named.doubted[:76].any()
 
 
+def test_the_names_and_the_light_are_chosen_together():
+    # Blender dev 115001 (its groups' median colours): blue glass the forest reads purple beside green glass
+    # on a black board; under the light that makes the blue group purple the green one fits yellow, under
+    # the light that makes it blue the green one fits green, and each fits its name under the other's light
+    board, blue, green = (0.2, 0.3, -0.2), (25.4, 67.8, -92.4), (54.1, -54.4, 43.8)
+    GREEN = COLUMNS.index("green")
+    colours = cells((board, 19), (blue, 99), (green, 97))
+    P = votes(({EMPTY: 0.6, BLACK: 0.3}, 19), ({PURPLE: 0.7, BLUE: 0.18}, 99), ({GREEN: 0.77, YELLOW: 0.13}, 97))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 19 + [BLUE] * 99 + [GREEN] * 97
+    assert named.doubted[19:118].all()  # named against its cells' readings
+    # stones the forest reads as surely blue beside the green ones stay blue and sure
+    P[19:118] = votes(({BLUE: 0.9}, 99))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 19 + [BLUE] * 99 + [GREEN] * 97
+    assert not named.doubted[19:].any()
+
+
 def test_paler_empty_points_read_white_are_empty_by_the_circles_they_show():
     # dark inlay on light wood under a window: the empty points in the light read white (the forest
     # half leans empty on them); they show the circles running out of them, as the other empty
