@@ -16,7 +16,16 @@ from typing import Any, NoReturn
 import cv2
 import numpy as np
 
-from .classify import CLASSES, cell_features, class_votes, classify, feature_names, harmonize, names_of_two_hues
+from .classify import (
+    CLASSES,
+    GROUP_NAMED,
+    cell_features,
+    class_votes,
+    classify,
+    feature_names,
+    harmonize,
+    names_of_two_hues,
+)
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
@@ -210,7 +219,9 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
     fit's own doubts (its way round, its evidence) cap the confidence."""
     feats, _ = cell_features(img, H, layout)
     labels, conf = classify(feats, layout)
-    if len(layout.palette) > 3:  # many-colour sets: one name per physical colour
+    # many-colour sets: one name per physical colour (where colour groups named the cells, they did: harmonizing
+    # again votes with confidences their doubts lowered, and a doubted right name loses to a wrong one)
+    if len(layout.palette) > 3 and layout.game not in GROUP_NAMED:
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
         conf = names_of_two_hues(labels, conf, feats)

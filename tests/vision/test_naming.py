@@ -13,6 +13,7 @@ from vision.naming import (
     colour_groups,
     colour_space,
     doubt_shared,
+    empty_look_outgrown,
     far_namesakes,
     lit_regions,
     region_kappa,
@@ -20,6 +21,7 @@ from vision.naming import (
     name_by_groups,
     near_other_names,
     near_the_empty_points,
+    no_other_name,
     opposed_tints,
 )
 
@@ -114,11 +116,11 @@ def test_where_no_group_looks_empty_to_the_forest_every_cell_is_checked():
 def test_one_colour_split_by_a_shadow_keeps_one_name():
     # the same blue stones in the sun and in a shadow: two groups near each other, both read blue
     shade = (BLUE_STONE[0] - 16.0, BLUE_STONE[1] - 4.0, BLUE_STONE[2] + 9.0)
-    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 10))
-    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLUE: 0.6, BLACK: 0.3}, 10))
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 10), (RED_STONE, 10))
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLUE: 0.6, BLACK: 0.3}, 10), ({RED: 0.9}, 10))
     named = name_by_groups(P, P, colours, COLUMNS)
-    assert len(colour_groups(colour_space(colours))) == 3
-    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 25
+    assert len(colour_groups(colour_space(colours))) == 4
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 25 + [RED] * 10
     assert not named.doubted[:55].any()
 
 
@@ -190,15 +192,45 @@ def test_stones_of_the_boards_own_colour_are_told_from_its_empty_points_by_the_l
     assert named.doubted[60:72].all() and not named.doubted[:60].any()
 
 
+def test_a_stone_name_no_other_stone_name_checks_is_in_doubt():
+    # one colour of stones on the board: the light is known from it alone, so orange glass under a lamp
+    # reads red as surely as red glass does (dev 109000); a second stone name shows what the light is
+    colours = cells((BOARD, 40), (RED_STONE, 20))
+    P = votes(({EMPTY: 0.9}, 40), ({RED: 0.9}, 20))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 40 + [RED] * 20
+    assert named.doubted[40:].all() and not named.doubted[:40].any()
+    colours = cells((BOARD, 40), (RED_STONE, 20), (BLUE_STONE, 12))
+    P = votes(({EMPTY: 0.9}, 40), ({RED: 0.9}, 20), ({BLUE: 0.9}, 12))
+    assert not name_by_groups(P, P, colours, COLUMNS).doubted.any()
+    assert no_other_name([EMPTY, RED, RED]).tolist() == [False, True, True]
+    assert no_other_name([EMPTY, RED, BLUE]).tolist() == [False, False, False]
+
+
+def test_the_empty_points_are_in_doubt_beside_a_bigger_look_whose_stone_name_is_in_doubt():
+    # Blender dev 115008: the board's 138 points named blue (in doubt) beside 17 orange stones read empty
+    sizes = np.array([17.0, 138.0, 26.0, 5.0])
+    names = [EMPTY, BLUE, RED, EMPTY]
+    assert empty_look_outgrown(names, sizes, np.array([False, True, False, False])).tolist() == [
+        True,
+        False,
+        False,
+        True,
+    ]
+    # a bigger stone group the naming is sure of, or a doubted one smaller than the empty look, says nothing
+    assert not empty_look_outgrown(names, sizes, np.zeros(4, bool)).any()
+    assert not empty_look_outgrown(names, np.array([140.0, 138.0, 26.0, 5.0]), np.array([0, 1, 1, 0], bool)).any()
+
+
 def test_a_coloured_group_read_black_takes_the_name_of_its_hue():
     # blue glass in shade: darker, still clearly blue, and of the lit blue stones' hue; the forest
     # reads it black, which has no hue
     shade = (25.0, 6.0, -24.0)
-    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 8))
-    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLACK: 0.6, BLUE: 0.3}, 8))
+    colours = cells((BOARD, 40), (BLUE_STONE, 15), (shade, 8), (RED_STONE, 10))
+    P = votes(({EMPTY: 0.9}, 40), ({BLUE: 0.9}, 15), ({BLACK: 0.6, BLUE: 0.3}, 8), ({RED: 0.9}, 10))
     named = name_by_groups(P, P, colours, COLUMNS)
-    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 23
-    assert named.doubted[55:].all() and not named.doubted[:55].any()
+    assert named.best.tolist() == [EMPTY] * 40 + [BLUE] * 23 + [RED] * 10
+    assert named.doubted[55:63].all() and not named.doubted[:55].any()
 
 
 def lab_of(srgb: tuple[int, int, int]) -> tuple[float, float, float]:
@@ -235,6 +267,24 @@ def test_a_group_is_named_by_its_colour_with_the_light_taken_out():
     named = name_by_groups(P, P, colours, COLUMNS)
     assert named.best.tolist() == [EMPTY] * 40 + [WHITE] * 12 + [BLACK] * 12 + [BLUE] * 12 + [ORANGE] * 12
     assert named.doubted[76:].all() and not named.doubted[:76].any()
+
+
+def test_the_names_and_the_light_are_chosen_together():
+    # Blender dev 115001 (its groups' median colours): blue glass the forest reads purple beside green glass
+    # on a black board; under the light that makes the blue group purple the green one fits yellow, under
+    # the light that makes it blue the green one fits green, and each fits its name under the other's light
+    board, blue, green = (0.2, 0.3, -0.2), (25.4, 67.8, -92.4), (54.1, -54.4, 43.8)
+    GREEN = COLUMNS.index("green")
+    colours = cells((board, 19), (blue, 99), (green, 97))
+    P = votes(({EMPTY: 0.6, BLACK: 0.3}, 19), ({PURPLE: 0.7, BLUE: 0.18}, 99), ({GREEN: 0.77, YELLOW: 0.13}, 97))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 19 + [BLUE] * 99 + [GREEN] * 97
+    assert named.doubted[19:118].all()  # named against its cells' readings
+    # stones the forest reads as surely blue beside the green ones stay blue and sure
+    P[19:118] = votes(({BLUE: 0.9}, 99))
+    named = name_by_groups(P, P, colours, COLUMNS)
+    assert named.best.tolist() == [EMPTY] * 19 + [BLUE] * 99 + [GREEN] * 97
+    assert not named.doubted[19:].any()
 
 
 def test_paler_empty_points_read_white_are_empty_by_the_circles_they_show():
@@ -360,12 +410,12 @@ def test_black_stones_that_hide_the_lines_at_their_foot_stay_sure():
     assert not named.doubted[30:].any()
 
 
-def _two_empty_looks(rival: tuple[float, float, float]):
+def _two_empty_looks(rival: tuple[float, float, float], rivals: int = 42):
     """Orange glass over light wood in a dim photo, which the forest reads empty, beside a `rival` group it
-    leans empty on less, too far from it in colour to be empty too, and white stones."""
+    leans empty on less (`rivals` cells), too far from it in colour to be empty too, and white stones."""
     orange_glass, white = (17.0, 5.5, 6.6), (52.0, 1.0, 2.0)
-    colours = cells((orange_glass, 38), (rival, 42), (white, 30))
-    P = votes(({EMPTY: 0.9}, 38), ({EMPTY: 0.6, BLACK: 0.3}, 42), ({WHITE: 0.9}, 30))
+    colours = cells((orange_glass, 38), (rival, rivals), (white, 30))
+    P = votes(({EMPTY: 0.9}, 38), ({EMPTY: 0.6, BLACK: 0.3}, rivals), ({WHITE: 0.9}, 30))
     return name_by_groups(P, P, colours, COLUMNS)
 
 
@@ -377,11 +427,15 @@ def test_the_empty_look_is_checked_when_a_grey_group_that_leans_empty_could_be_i
     assert named.doubted[:38].all()
 
 
-def test_the_empty_look_stays_sure_beside_coloured_stones_the_forest_leans_empty_on():
-    # a clearly coloured group the forest doubts is stones of that colour, not the board
-    named = _two_empty_looks(rival=(40.0, 10.0, -40.0))
+def test_the_empty_look_stays_sure_beside_fewer_coloured_stones_the_forest_leans_empty_on():
+    # a clearly coloured group the forest doubts, smaller than the empty look, is stones of that colour
+    named = _two_empty_looks(rival=(40.0, 10.0, -40.0), rivals=30)
     assert named.best[:38].tolist() == [EMPTY] * 38
     assert not named.doubted[:38].any()
+    # a bigger one may be the board's points, a blue inlay (Blender dev 115008): the empty look is checked
+    named = _two_empty_looks(rival=(40.0, 10.0, -40.0))
+    assert named.best[:38].tolist() == [EMPTY] * 38
+    assert named.doubted[:38].all()
 
 
 # Blender dev 115002: yellow glass in the sun, as `colour_space` centres: the lit stones, then shades

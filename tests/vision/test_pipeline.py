@@ -16,10 +16,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import pipeline
+from vision.classify import feature_names
 from vision.detect import find_board
 from vision.errors import VisionError
 from vision.layouts import get_layout, misread
-from vision import pipeline
 from vision.io import read_image
 from vision.pipeline import (
     Reading,
@@ -566,3 +567,20 @@ def test_a_fit_found_on_the_stones_is_never_read_sure_wrong():
     meta, reading = read_hard("three-stones_81014")
     wrong = misread(meta["game"], reading.cells, meta["cells"])
     assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
+@pytest.mark.parametrize("game, renamed", [("rings", False), ("sage-stones", True)])
+def test_colours_named_by_groups_are_not_harmonized_again(monkeypatch, game, renamed):
+    # dev 105015: purple glass in two colour groups, the naming named the smaller one purple (right, in doubt)
+    # and the bigger blue (wrong, in doubt); harmonizing by those lowered confidences renamed the purple ones
+    # blue.  Rings' names come from its colour groups; a game whose cells are named one by one is harmonized
+    layout = get_layout(game)
+    colours = np.array([(40.0, 20.0, -33.0)] * 15 + [(40.0, 24.0, -35.0)] * 6 + [(80.0, 5.0, 20.0)] * 10)
+    feats = np.zeros((len(colours), len(feature_names())), np.float32)
+    feats[:, :3] = colours
+    labels: list[str | None] = ["blue"] * 15 + ["purple"] * 6 + [None] * 10
+    conf = [0.6] * 21 + [0.9] * 10
+    monkeypatch.setattr(pipeline, "cell_features", lambda img, H, layout: (feats, {}))
+    monkeypatch.setattr(pipeline, "classify", lambda feats, layout: (list(labels), list(conf)))
+    read, _ = pipeline.read_cells(np.zeros((4, 4, 3), np.uint8), np.eye(3), layout)
+    assert (read[15:21] == ["blue"] * 6) == renamed
