@@ -16,7 +16,15 @@ from typing import Any, NoReturn
 import cv2
 import numpy as np
 
-from .classify import cell_features, classify, harmonize, names_of_two_hues
+from .classify import (
+    CLASSES,
+    cell_features,
+    class_votes,
+    classify,
+    coloured_glass_named_black,
+    harmonize,
+    names_of_two_hues,
+)
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
@@ -211,6 +219,8 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
     if len(layout.palette) > 3:  # many-colour sets: one name per physical colour
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
+        P, allowed = class_votes(feats, layout)
+        labels, conf = coloured_glass_named_black(labels, conf, feats, P, [CLASSES[k] for k in allowed])
         conf = names_of_two_hues(labels, conf, feats)
     return labels, conf
 

@@ -3,11 +3,14 @@ features and votes."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.classify import (
     LOOK,
     MIN_LOOK,
+    _body_colours,
+    coloured_glass_named_black,
     empty_looks_in_doubt,
     feature_names,
     join_lone_stones,
@@ -374,3 +377,76 @@ def test_one_name_of_one_hue_in_two_lights_stays_sure():
 def test_a_lone_stone_of_another_hue_says_nothing():
     F = coloured([GLOSSY_GREEN] * 5 + [GLOSSY_RED])
     assert names_of_two_hues(["green"] * 6, [0.9] * 6, F) == [0.9] * 6
+
+
+# coloured_glass_named_black: body colours (L, a, b; `_body_colours`) of stones read black, beside the pockets'
+SAGE = ["empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple"]
+BLUE_MAT = np.array([30.0, 8.0, -28.0])  # the pockets of a blue mat (Blender dev 115004)
+DARK_RED_GLASS = np.array([4.0, 17.0, 6.0])  # red glass over it, read black
+BLACK_GLASS = np.array([2.0, 11.0, -25.0])  # black glass over it: the mat's own tint, no stronger
+
+
+def bodies(colours: list[np.ndarray]) -> np.ndarray:
+    """Feature rows whose body colour columns are the given colours."""
+    F = np.zeros((len(colours), len(NAMES)), np.float32)
+    F[:, [NAMES.index(n) for n in ("body_L", "body_a", "body_b")]] = np.array(colours)
+    return F
+
+
+def black_votes(cells: int, faint: str | None = None, share: float = 0.1, classes: list[str] = SAGE) -> np.ndarray:
+    """The forest's shares for cells it reads black, seeing `faint` colour in them with `share`."""
+    P = np.zeros((cells, len(classes)))
+    P[:, classes.index("black")] = 0.6
+    if faint:
+        P[:, classes.index(faint)] = share
+    return P
+
+
+def test_glass_whose_body_shows_a_hue_the_board_does_not_give_is_named_by_it():
+    F = bodies([DARK_RED_GLASS] * 4 + [BLACK_GLASS] * 5 + [BLUE_MAT] * 6)
+    labels, conf = coloured_glass_named_black(["black"] * 9 + [None] * 6, [0.9] * 15, F, black_votes(15, "red"), SAGE)
+    assert labels == ["red"] * 4 + ["black"] * 5 + [None] * 6
+    assert conf == [RENAMED_CONFIDENCE] * 4 + [0.9] * 11
+
+
+def test_glass_of_a_hue_the_forest_sees_nothing_of_stays_black():
+    # a lamp-lit wood's light in black glass, turned red in the dark (Blender dev 117001): the forest gives red 0.01
+    F = bodies([DARK_RED_GLASS] * 4 + [BLUE_MAT] * 6)
+    P = black_votes(10, "red", 0.01)
+    assert (
+        coloured_glass_named_black(["black"] * 4 + [None] * 6, [0.9] * 10, F, P, SAGE)[0] == ["black"] * 4 + [None] * 6
+    )
+
+
+def test_glass_of_the_boards_hue_but_stronger_than_the_board_is_coloured():
+    # orange glass on dim wood under a lamp (dev seed 91): the wood's hue, twice its strength of colour
+    wood, orange_glass = np.array([12.0, 13.0, 14.0]), np.array([35.0, 25.0, 33.0])
+    F = bodies([orange_glass] * 3 + [wood] * 5)
+    labels, _ = coloured_glass_named_black(["black"] * 3 + [None] * 5, [0.9] * 8, F, black_votes(8, "orange"), SAGE)
+    assert labels == ["orange"] * 3 + [None] * 5
+
+
+def test_one_stone_of_a_hue_among_black_ones_stays_black():
+    # a lone stone's colour may be a reflection
+    F = bodies([DARK_RED_GLASS] + [BLACK_GLASS] * 5 + [BLUE_MAT] * 6)
+    labels, conf = coloured_glass_named_black(["black"] * 6 + [None] * 6, [0.9] * 12, F, black_votes(12, "red"), SAGE)
+    assert labels == ["black"] * 6 + [None] * 6 and conf == [0.9] * 12
+
+
+def test_a_set_without_hued_colours_keeps_its_black_stones():
+    F, three = bodies([DARK_RED_GLASS] * 4 + [BLUE_MAT] * 6), ["empty", "black", "white", "clear"]
+    P = black_votes(10, classes=three)
+    labels, _ = coloured_glass_named_black(["black"] * 4 + [None] * 6, [0.9] * 10, F, P, three)
+    assert labels == ["black"] * 4 + [None] * 6
+
+
+def test_a_cells_body_colour_is_its_dim_colourful_light_not_a_bright_reflection():
+    # one cell of black glass: a tenth of it shows the dark red light that came back through it off the board,
+    # two fifths a bright window-blue reflection (lighter than the board, L 40), the rest is near black
+    bgr = np.full((100, 3), 12, np.uint8)
+    bgr[:10] = (20, 20, 60)
+    bgr[60:] = (180, 124, 107)
+    lab = cv2.cvtColor(bgr[None].astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[0]
+    hsv = cv2.cvtColor(bgr[None], cv2.COLOR_BGR2HSV)[0].astype(np.float32)
+    body = _body_colours(lab[None, :, 0], (hsv[:, 1] / 255.0 * hsv[:, 2])[None], bgr[None], 40.0)[0]
+    assert lab[60, 0] > 40 and body[1] > 10 and abs(body[2]) < body[1]  # red: a well above zero, b small beside it
