@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -759,3 +760,34 @@ def coloured_glass_named_black(
             labels[i] = name
             conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
+
+
+# How unlikely a reading's counts may be under a random draw from the box before the reading is doubted: a
+# colour of the set missing from this many stones happens once in a thousand photos of a game drawn from the
+# pouch (three-stones' own mode); a reading that improbable more likely took that colour for another name.
+ABSENT_COLOUR_CHANCE = 1e-3
+
+
+def chance_colour_absent(labels: Sequence[str | None], stone_set: Mapping[str, int]) -> float:
+    """The chance that stones drawn at random from the set (`stone_set`, colour -> how many the box holds), as
+    many as `labels` names, leave out a colour the reading leaves out (the least likely such colour; 0 when the
+    box cannot leave it out, 1 when no colour is missing or the set is not counted)."""
+    total = sum(stone_set.values())
+    drawn = sum(1 for label in labels if label is not None)
+    chance = 1.0
+    for colour, held in stone_set.items():
+        if colour not in labels:
+            chance = min(chance, math.comb(total - held, drawn) / math.comb(total, drawn) if total else 1.0)
+    return chance
+
+
+def reading_in_doubt(labels: Sequence[str | None], layout: Layout) -> bool:
+    """Whether a pocket board's reading as a whole is one the photo cannot back, so no cell of it is sure:
+    - fewer than `MIN_LOOK` cells read empty: the empty pockets are the look every other cell is told from, and
+      without it a group of empty pockets is as likely a colour (dev seed 91008: 19 empty paper pockets read
+      black, sure, on a board read full);
+    - a colour of the set missing that a random draw of as many stones would hold all but surely
+      (`ABSENT_COLOUR_CHANCE`): that colour was read as another name, which one is not known (Blender dev
+      117006: 25 white glass stones on light wood read empty, sure, beside 18 black and 6 clear)."""
+    empty = sum(1 for label in labels if label is None)
+    return empty < MIN_LOOK or chance_colour_absent(labels, layout.stone_set) < ABSENT_COLOUR_CHANCE

@@ -24,6 +24,7 @@ from .classify import (
     coloured_glass_named_black,
     harmonize,
     names_of_two_hues,
+    reading_in_doubt,
 )
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
@@ -222,6 +223,8 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         P, allowed = class_votes(feats, layout)
         labels, conf = coloured_glass_named_black(labels, conf, feats, P, [CLASSES[k] for k in allowed])
         conf = names_of_two_hues(labels, conf, feats)
+        if reading_in_doubt(labels, layout):
+            conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     return labels, conf
 
 

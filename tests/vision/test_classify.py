@@ -10,6 +10,7 @@ from vision.classify import (
     LOOK,
     MIN_LOOK,
     _body_colours,
+    chance_colour_absent,
     coloured_glass_named_black,
     empty_looks_in_doubt,
     feature_names,
@@ -17,9 +18,11 @@ from vision.classify import (
     names_of_two_hues,
     photo_adapt,
     raised_empty_look,
+    reading_in_doubt,
     split_lookalikes,
     within_the_set,
 )
+from vision.layouts import get_layout
 from vision.tuning import RENAMED_CONFIDENCE
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
@@ -450,3 +453,37 @@ def test_a_cells_body_colour_is_its_dim_colourful_light_not_a_bright_reflection(
     hsv = cv2.cvtColor(bgr[None], cv2.COLOR_BGR2HSV)[0].astype(np.float32)
     body = _body_colours(lab[None, :, 0], (hsv[:, 1] / 255.0 * hsv[:, 2])[None], bgr[None], 40.0)[0]
     assert lab[60, 0] > 40 and body[1] > 10 and abs(body[2]) < body[1]  # red: a well above zero, b small beside it
+
+
+def three_stones(white: int, black: int, clear: int) -> list[str | None]:
+    """A three-stones reading with these many stones of each colour, the other pockets empty."""
+    stones = ["white"] * white + ["black"] * black + ["clear"] * clear
+    return stones + [None] * (len(get_layout("three-stones").ids) - len(stones))
+
+
+def test_the_chance_a_draw_leaves_out_a_colour_is_counted_from_the_box():
+    # 30 white of 72: two stones drawn both miss white 42*41 times in 72*71
+    box = {"white": 30, "black": 30, "clear": 12}
+    assert abs(chance_colour_absent(["black", "clear", None], box) - 42 * 41 / (72 * 71)) < 1e-12
+    assert chance_colour_absent(["black", "white", "clear"], box) == 1.0
+    assert chance_colour_absent(["black"] * 3, {}) == 1.0
+
+
+def test_a_reading_missing_a_colour_a_draw_all_but_surely_holds_is_in_doubt():
+    # Blender dev 117006: 25 white glass stones on light wood read empty beside 18 black and 6 clear
+    layout = get_layout("three-stones")
+    assert reading_in_doubt(three_stones(0, 18, 6), layout)
+    assert not reading_in_doubt(three_stones(25, 18, 6), layout)
+    # a few stones may well all be black, and clear is a sixth of the box
+    assert not reading_in_doubt(three_stones(0, 4, 0), layout)
+    assert not reading_in_doubt(three_stones(12, 10, 0), layout)
+
+
+def test_a_pocket_board_read_without_empty_pockets_is_in_doubt():
+    # dev seed 91008: the 19 empty paper pockets read black on a board read full
+    layout = get_layout("sage-stones")
+    full = ["green"] * 18 + ["purple"] * 14 + ["black"] * 19 + ["yellow"] * 12
+    assert len(full) == len(layout.ids)
+    assert reading_in_doubt(full, layout)
+    assert reading_in_doubt(full[: -MIN_LOOK + 1] + [None] * (MIN_LOOK - 1), layout)
+    assert not reading_in_doubt(full[:-MIN_LOOK] + [None] * MIN_LOOK, layout)
