@@ -15,6 +15,7 @@ from vision.classify import (
     empty_looks_in_doubt,
     feature_names,
     join_lone_stones,
+    names_mostly_in_doubt,
     names_of_two_hues,
     photo_adapt,
     raised_empty_look,
@@ -23,7 +24,7 @@ from vision.classify import (
     within_the_set,
 )
 from vision.layouts import get_layout
-from vision.tuning import RENAMED_CONFIDENCE
+from vision.tuning import CHECK_BELOW, RENAMED_CONFIDENCE
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
 NAMES = feature_names()
@@ -487,3 +488,15 @@ def test_a_pocket_board_read_without_empty_pockets_is_in_doubt():
     assert reading_in_doubt(full, layout)
     assert reading_in_doubt(full[: -MIN_LOOK + 1] + [None] * (MIN_LOOK - 1), layout)
     assert not reading_in_doubt(full[:-MIN_LOOK] + [None] * MIN_LOOK, layout)
+
+
+def test_a_name_most_of_whose_stones_are_in_doubt_is_sure_of_none():
+    # Blender dev 117009: empty pockets of dark wood read white, most of them doubted, three sure
+    labels = ["white"] * 5 + ["black"] * 3 + [None] * 4
+    conf = [0.5, 0.6, 0.7, 0.9, 0.95] + [0.5, 0.9, 0.95] + [0.5, 0.5, 0.5, 0.9]
+    after = names_mostly_in_doubt(labels, conf)
+    assert after[:5] == [min(c, RENAMED_CONFIDENCE) for c in conf[:5]] and max(after[:5]) < CHECK_BELOW
+    # a name only one of whose stones is doubted, and the empty pockets (presence's own), keep theirs
+    assert after[5:] == conf[5:]
+    # two stones of a name are too few to say the name is doubted
+    assert names_mostly_in_doubt(["red", "red", None], [0.5, 0.9, 0.9]) == [0.5, 0.9, 0.9]
