@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -24,7 +25,18 @@ from .drawn import lines_shown
 from .flat import flat_colours, stones_unlike_the_pockets
 from .frame import Frame
 from .layouts import Layout
-from .naming import LIT_REGIONS, colour_groups, colour_space, name_by_groups, region_kappa, two_hues
+from .naming import (
+    HUE_APART_DEG,
+    HUE_CHROMA,
+    HUELESS,
+    LIT_REGIONS,
+    NAMED_COLOURS,
+    colour_groups,
+    colour_space,
+    name_by_groups,
+    region_kappa,
+    two_hues,
+)
 from .presence import decide_presence, like_the_marks, stands_out, stands_up
 from .segment import thin_lines
 from .tuning import (
@@ -119,7 +131,37 @@ def feature_names() -> list[str]:
         "lit_x",
         "lit_y",
         "lines_shown",
+        "body_L",
+        "body_a",
+        "body_b",
     ]
+
+
+def _linear(bgr: np.ndarray) -> np.ndarray:
+    """Linear RGB (0..1) of 8-bit BGR pixels: light adds up there, not in the encoded values."""
+    x = bgr[..., ::-1].astype(np.float32) / 255.0
+    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+
+
+BODY_SHARE = 0.1  # the most colourful share (saturation times value) of a cell's dim pixels, which show its body colour
+BODY_LEAST = 5  # pixels no lighter than the board it takes to say a cell's body colour; else its darkest fifth
+
+
+def _body_colours(L: np.ndarray, colourful: np.ndarray, bgr: np.ndarray, board_L: float) -> np.ndarray:
+    """Each cell's body colour (Lab rows), from its pixels (one row of `L`, `colourful` and `bgr` per
+    cell): the mean linear light of its most colourful tenth (`BODY_SHARE`) among those no lighter
+    than the board (`board_L`).  Light that came through a glass stone off the board under it is no
+    lighter than the board, and it carries the glass's own colour; what is lighter is a reflection of
+    the room or the lamp (a window's blue sky on black glass), which carries theirs."""
+    dim = L <= board_L
+    few = dim.sum(1) < BODY_LEAST
+    dim[few] = L[few] <= np.percentile(L[few], 20, axis=1, keepdims=True)
+    score = np.sort(np.where(dim, colourful, -np.inf), axis=1)
+    taken = np.maximum(1, np.ceil(BODY_SHARE * dim.sum(1))).astype(int)
+    keep = dim & (colourful >= score[np.arange(len(score)), score.shape[1] - taken][:, None])
+    mean = (_linear(bgr) * keep[..., None]).sum(1) / keep.sum(1)[:, None]
+    encoded = np.where(mean <= 0.0031308, 12.92 * mean, 1.055 * np.power(mean, 1 / 2.4) - 0.055)
+    return cv2.cvtColor(encoded[None].astype(np.float32), cv2.COLOR_RGB2Lab)[0]
 
 
 def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:
@@ -237,7 +279,8 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     shadow, lit_side = _first_harmonic(o_shadow, take(o_shadow, L_foot))
     raised_body = np.stack([shade, shadow, np.cos(lit_side), np.sin(lit_side)], 1).astype(np.float32)
     shown = lines_shown(cv2.GaussianBlur(L_foot, (0, 0), 0.7), frame, layout)
-    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None], raised_body, shown[:, None]], 1)
+    body = _body_colours(take(o_mid, L), take(o_mid, sat * hsv[..., 2]), take(o_mid, warped), refL)
+    F = np.concatenate([F, ctx, foot_ink.astype(np.float32)[:, None], raised_body, shown[:, None], body], 1)
     return F, {"frame": frame, "warped": warped, "ref": (refL, refa, refb)}
 
 
@@ -718,3 +761,119 @@ def harmonize(
                 labels[i] = win
                 conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
+
+
+GLASS_HUE_MIN = 2  # stones of one body colour it takes to name them by it: one stone's may be a reflection
+# the forest's mean vote share for the colour of a hue, at least, to name dark glass by it: it sees that colour faintly
+# in glass it reads black (0.046-0.18 on dev seeds 81, 91, 107 and Blender 115), where black glass that shows a lamp-lit
+# wood in its body gets next to none (Blender dev 117001: 0.011-0.013)
+GLASS_HUE_VOTES = 0.025
+
+
+def _hue(ab: np.ndarray) -> np.ndarray:
+    """Hue angle (radians) of a, b colour rows."""
+    return np.arctan2(ab[..., 1], ab[..., 0])
+
+
+def _turn(a: np.ndarray | float, b: np.ndarray | float) -> float:
+    """The angle between two hues (radians, 0..pi)."""
+    return float(np.abs(np.angle(np.exp(1j * (np.asarray(a) - np.asarray(b))))))
+
+
+def _named_hues(palette: tuple[str, ...]) -> dict[str, float]:
+    """The hue (Lab) of each colour of the palette that has one (`naming.NAMED_COLOURS`, not `HUELESS`)."""
+    hued = [c for c in palette if c in NAMED_COLOURS and c not in HUELESS]
+    if not hued:
+        return {}
+    srgb = np.array([NAMED_COLOURS[c] for c in hued], np.float32)[None] / 255.0
+    lab = cv2.cvtColor(srgb, cv2.COLOR_RGB2Lab)[0]
+    return dict(zip(hued, _hue(lab[:, 1:]).tolist()))
+
+
+def _tinted_by(colour: np.ndarray, board: np.ndarray) -> bool:
+    """Whether a body colour (a, b) is a board's (a, b) tint: of its hue (`HUE_APART_DEG`), no stronger."""
+    return _turn(_hue(colour), _hue(board)) < np.radians(HUE_APART_DEG) and np.hypot(*colour) <= np.hypot(*board)
+
+
+def coloured_glass_named_black(
+    labels: list[str | None], conf: list[float], feats: np.ndarray, P: np.ndarray, classes: list[str]
+) -> tuple[list[str | None], list[float]]:
+    """The names after each group of stones read black (`naming.colour_groups` of their body colours, two or
+    more stones: `GLASS_HUE_MIN`) whose body colour (`_body_colours`) has a clear hue (`HUE_CHROMA`) that the
+    board does not give it is named by that hue (the palette colour nearest in hue), marked for checking,
+    when the forest sees that colour in them at all (`GLASS_HUE_VOTES`).  Dark glass shows its colour only
+    in the light that comes back through it off the board: the forest, trained on lighter glass, reads it
+    black (Blender dev 115: red glass on a blue mat, red and purple glass on dark wood; dev seed 91: red,
+    orange and yellow glass under a lamp).  Black glass shows the board's own tint, of the board's hue and
+    no stronger (`_tinted_by`: the body colour of the cells read empty, or the board's between the
+    locations), so it stays black.  `P`: the forest's shares (`class_votes`), one column per class of
+    `classes`, empty first."""
+    hues = _named_hues(tuple(classes))
+    black = np.array([i for i, label in enumerate(labels) if label == "black"], int)
+    empty = np.array([i for i, label in enumerate(labels) if label is None], int)
+    if not hues or not len(black) or len(empty) < MIN_LOOK:
+        return labels, conf
+    names = feature_names()
+    body = feats[:, [names.index(n) for n in ("body_L", "body_a", "body_b")]].astype(np.float64)
+    boards = (np.median(body[empty, 1:], 0), feats[0, [names.index("refa"), names.index("refb")]].astype(np.float64))
+    labels, conf = list(labels), list(conf)
+    for group in colour_groups(colour_space(body[black])):
+        if len(group) < GLASS_HUE_MIN:
+            continue
+        cells = black[group]
+        colour = np.median(body[cells, 1:], 0)
+        if np.hypot(*colour) < HUE_CHROMA or any(_tinted_by(colour, board) for board in boards):
+            continue
+        name = min(hues, key=lambda c: _turn(hues[c], _hue(colour)))
+        if P[cells, classes.index(name)].mean() < GLASS_HUE_VOTES:
+            continue
+        for i in cells:
+            labels[i] = name
+            conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf
+
+
+# How unlikely a reading's counts may be under a random draw from the box before the reading is doubted: a
+# colour of the set missing from this many stones happens once in a thousand photos of a game drawn from the
+# pouch (three-stones' own mode); a reading that improbable more likely took that colour for another name.
+ABSENT_COLOUR_CHANCE = 1e-3
+
+
+def chance_colour_absent(labels: Sequence[str | None], stone_set: Mapping[str, int]) -> float:
+    """The chance that stones drawn at random from the set (`stone_set`, colour -> how many the box holds), as
+    many as `labels` names, leave out a colour the reading leaves out (the least likely such colour; 0 when the
+    box cannot leave it out, 1 when no colour is missing or the set is not counted)."""
+    total = sum(stone_set.values())
+    drawn = sum(1 for label in labels if label is not None)
+    chance = 1.0
+    for colour, held in stone_set.items():
+        if colour not in labels:
+            chance = min(chance, math.comb(total - held, drawn) / math.comb(total, drawn) if total else 1.0)
+    return chance
+
+
+def reading_in_doubt(labels: Sequence[str | None], layout: Layout) -> bool:
+    """Whether a pocket board's reading as a whole is one the photo cannot back, so no cell of it is sure:
+    - fewer than `MIN_LOOK` cells read empty: the empty pockets are the look every other cell is told from, and
+      without it a group of empty pockets is as likely a colour (dev seed 91008: 19 empty paper pockets read
+      black, sure, on a board read full);
+    - a colour of the set missing that a random draw of as many stones would hold all but surely
+      (`ABSENT_COLOUR_CHANCE`): that colour was read as another name, which one is not known (Blender dev
+      117006: 25 white glass stones on light wood read empty, sure, beside 18 black and 6 clear)."""
+    empty = sum(1 for label in labels if label is None)
+    return empty < MIN_LOOK or chance_colour_absent(labels, layout.stone_set) < ABSENT_COLOUR_CHANCE
+
+
+def names_mostly_in_doubt(labels: Sequence[str | None], conf: Sequence[float]) -> list[float]:
+    """The confidences after every stone is marked for checking whose name most of its bearers (`MIN_LOOK` or
+    more) are marked under: the stones of one name were named on one look, and a name the photo mostly doubts
+    is no surer where a few of them passed (Blender dev 117009: 20 empty pockets of dark wood under frosted
+    light read white, 3 of them sure; dev seed 81019: 12 empty paper pockets read white beside glass, 4 sure)."""
+    conf = list(conf)
+    for name in {label for label in labels if label is not None}:
+        cells = [i for i, label in enumerate(labels) if label == name]
+        doubted = sum(1 for i in cells if conf[i] < CHECK_BELOW)
+        if len(cells) >= MIN_LOOK and 2 * doubted > len(cells):
+            for i in cells:
+                conf[i] = min(conf[i], RENAMED_CONFIDENCE)
+    return conf

@@ -22,9 +22,12 @@ from .classify import (
     cell_features,
     class_votes,
     classify,
+    coloured_glass_named_black,
     feature_names,
     harmonize,
+    names_mostly_in_doubt,
     names_of_two_hues,
+    reading_in_doubt,
 )
 from .evidence import line_evidence, outline_support, samples_in_view
 from .memo import gray32, shrunk
@@ -224,7 +227,11 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
     if len(layout.palette) > 3 and layout.game not in GROUP_NAMED:
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
-        conf = names_of_two_hues(labels, conf, feats)
+        P, allowed = class_votes(feats, layout)
+        labels, conf = coloured_glass_named_black(labels, conf, feats, P, [CLASSES[k] for k in allowed])
+        conf = names_mostly_in_doubt(labels, names_of_two_hues(labels, conf, feats))
+        if reading_in_doubt(labels, layout):
+            conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     if layout.game in RIM_CHECKED:
         # a highlight on a glossy board is no stone, and a rim round a shaded body is one, whatever the forest
         # leant to (`presence.rimless_stones`, `rimmed_empties`)

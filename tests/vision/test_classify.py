@@ -3,24 +3,30 @@ features and votes."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.classify import (
     LOOK,
     MIN_LOOK,
+    _body_colours,
+    chance_colour_absent,
+    coloured_glass_named_black,
     empty_looks_in_doubt,
     feature_names,
     join_lone_stones,
+    names_mostly_in_doubt,
     names_of_two_hues,
     photo_adapt,
     unlike_its_name,
     raised_empty_look,
+    reading_in_doubt,
     split_lookalikes,
     structured_empty_look,
     within_the_set,
 )
 from vision.layouts import get_layout
-from vision.tuning import RENAMED_CONFIDENCE
+from vision.tuning import CHECK_BELOW, RENAMED_CONFIDENCE
 
 EMPTY, WHITE, CLEAR = 0, 1, 2
 NAMES = feature_names()
@@ -470,3 +476,122 @@ def test_one_name_of_one_hue_in_two_lights_stays_sure():
 def test_a_lone_stone_of_another_hue_says_nothing():
     F = coloured([GLOSSY_GREEN] * 5 + [GLOSSY_RED])
     assert names_of_two_hues(["green"] * 6, [0.9] * 6, F) == [0.9] * 6
+
+
+# coloured_glass_named_black: body colours (L, a, b; `_body_colours`) of stones read black, beside the pockets'
+SAGE = ["empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple"]
+BLUE_MAT = np.array([30.0, 8.0, -28.0])  # the pockets of a blue mat (Blender dev 115004)
+DARK_RED_GLASS = np.array([4.0, 17.0, 6.0])  # red glass over it, read black
+BLACK_GLASS = np.array([2.0, 11.0, -25.0])  # black glass over it: the mat's own tint, no stronger
+
+
+def bodies(colours: list[np.ndarray]) -> np.ndarray:
+    """Feature rows whose body colour columns are the given colours."""
+    F = np.zeros((len(colours), len(NAMES)), np.float32)
+    F[:, [NAMES.index(n) for n in ("body_L", "body_a", "body_b")]] = np.array(colours)
+    return F
+
+
+def black_votes(cells: int, faint: str | None = None, share: float = 0.1, classes: list[str] = SAGE) -> np.ndarray:
+    """The forest's shares for cells it reads black, seeing `faint` colour in them with `share`."""
+    P = np.zeros((cells, len(classes)))
+    P[:, classes.index("black")] = 0.6
+    if faint:
+        P[:, classes.index(faint)] = share
+    return P
+
+
+def test_glass_whose_body_shows_a_hue_the_board_does_not_give_is_named_by_it():
+    F = bodies([DARK_RED_GLASS] * 4 + [BLACK_GLASS] * 5 + [BLUE_MAT] * 6)
+    labels, conf = coloured_glass_named_black(["black"] * 9 + [None] * 6, [0.9] * 15, F, black_votes(15, "red"), SAGE)
+    assert labels == ["red"] * 4 + ["black"] * 5 + [None] * 6
+    assert conf == [RENAMED_CONFIDENCE] * 4 + [0.9] * 11
+
+
+def test_glass_of_a_hue_the_forest_sees_nothing_of_stays_black():
+    # a lamp-lit wood's light in black glass, turned red in the dark (Blender dev 117001): the forest gives red 0.01
+    F = bodies([DARK_RED_GLASS] * 4 + [BLUE_MAT] * 6)
+    P = black_votes(10, "red", 0.01)
+    assert (
+        coloured_glass_named_black(["black"] * 4 + [None] * 6, [0.9] * 10, F, P, SAGE)[0] == ["black"] * 4 + [None] * 6
+    )
+
+
+def test_glass_of_the_boards_hue_but_stronger_than_the_board_is_coloured():
+    # orange glass on dim wood under a lamp (dev seed 91): the wood's hue, twice its strength of colour
+    wood, orange_glass = np.array([12.0, 13.0, 14.0]), np.array([35.0, 25.0, 33.0])
+    F = bodies([orange_glass] * 3 + [wood] * 5)
+    labels, _ = coloured_glass_named_black(["black"] * 3 + [None] * 5, [0.9] * 8, F, black_votes(8, "orange"), SAGE)
+    assert labels == ["orange"] * 3 + [None] * 5
+
+
+def test_one_stone_of_a_hue_among_black_ones_stays_black():
+    # a lone stone's colour may be a reflection
+    F = bodies([DARK_RED_GLASS] + [BLACK_GLASS] * 5 + [BLUE_MAT] * 6)
+    labels, conf = coloured_glass_named_black(["black"] * 6 + [None] * 6, [0.9] * 12, F, black_votes(12, "red"), SAGE)
+    assert labels == ["black"] * 6 + [None] * 6 and conf == [0.9] * 12
+
+
+def test_a_set_without_hued_colours_keeps_its_black_stones():
+    F, three = bodies([DARK_RED_GLASS] * 4 + [BLUE_MAT] * 6), ["empty", "black", "white", "clear"]
+    P = black_votes(10, classes=three)
+    labels, _ = coloured_glass_named_black(["black"] * 4 + [None] * 6, [0.9] * 10, F, P, three)
+    assert labels == ["black"] * 4 + [None] * 6
+
+
+def test_a_cells_body_colour_is_its_dim_colourful_light_not_a_bright_reflection():
+    # one cell of black glass: a tenth of it shows the dark red light that came back through it off the board,
+    # two fifths a bright window-blue reflection (lighter than the board, L 40), the rest is near black
+    bgr = np.full((100, 3), 12, np.uint8)
+    bgr[:10] = (20, 20, 60)
+    bgr[60:] = (180, 124, 107)
+    lab = cv2.cvtColor(bgr[None].astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[0]
+    hsv = cv2.cvtColor(bgr[None], cv2.COLOR_BGR2HSV)[0].astype(np.float32)
+    body = _body_colours(lab[None, :, 0], (hsv[:, 1] / 255.0 * hsv[:, 2])[None], bgr[None], 40.0)[0]
+    assert lab[60, 0] > 40 and body[1] > 10 and abs(body[2]) < body[1]  # red: a well above zero, b small beside it
+
+
+def three_stones(white: int, black: int, clear: int) -> list[str | None]:
+    """A three-stones reading with these many stones of each colour, the other pockets empty."""
+    stones = ["white"] * white + ["black"] * black + ["clear"] * clear
+    return stones + [None] * (len(get_layout("three-stones").ids) - len(stones))
+
+
+def test_the_chance_a_draw_leaves_out_a_colour_is_counted_from_the_box():
+    # 30 white of 72: two stones drawn both miss white 42*41 times in 72*71
+    box = {"white": 30, "black": 30, "clear": 12}
+    assert abs(chance_colour_absent(["black", "clear", None], box) - 42 * 41 / (72 * 71)) < 1e-12
+    assert chance_colour_absent(["black", "white", "clear"], box) == 1.0
+    assert chance_colour_absent(["black"] * 3, {}) == 1.0
+
+
+def test_a_reading_missing_a_colour_a_draw_all_but_surely_holds_is_in_doubt():
+    # Blender dev 117006: 25 white glass stones on light wood read empty beside 18 black and 6 clear
+    layout = get_layout("three-stones")
+    assert reading_in_doubt(three_stones(0, 18, 6), layout)
+    assert not reading_in_doubt(three_stones(25, 18, 6), layout)
+    # a few stones may well all be black, and clear is a sixth of the box
+    assert not reading_in_doubt(three_stones(0, 4, 0), layout)
+    assert not reading_in_doubt(three_stones(12, 10, 0), layout)
+
+
+def test_a_pocket_board_read_without_empty_pockets_is_in_doubt():
+    # dev seed 91008: the 19 empty paper pockets read black on a board read full
+    layout = get_layout("sage-stones")
+    full = ["green"] * 18 + ["purple"] * 14 + ["black"] * 19 + ["yellow"] * 12
+    assert len(full) == len(layout.ids)
+    assert reading_in_doubt(full, layout)
+    assert reading_in_doubt(full[: -MIN_LOOK + 1] + [None] * (MIN_LOOK - 1), layout)
+    assert not reading_in_doubt(full[:-MIN_LOOK] + [None] * MIN_LOOK, layout)
+
+
+def test_a_name_most_of_whose_stones_are_in_doubt_is_sure_of_none():
+    # Blender dev 117009: empty pockets of dark wood read white, most of them doubted, three sure
+    labels = ["white"] * 5 + ["black"] * 3 + [None] * 4
+    conf = [0.5, 0.6, 0.7, 0.9, 0.95] + [0.5, 0.9, 0.95] + [0.5, 0.5, 0.5, 0.9]
+    after = names_mostly_in_doubt(labels, conf)
+    assert after[:5] == [min(c, RENAMED_CONFIDENCE) for c in conf[:5]] and max(after[:5]) < CHECK_BELOW
+    # a name only one of whose stones is doubted, and the empty pockets (presence's own), keep theirs
+    assert after[5:] == conf[5:]
+    # two stones of a name are too few to say the name is doubted
+    assert names_mostly_in_doubt(["red", "red", None], [0.5, 0.9, 0.9]) == [0.5, 0.9, 0.9]

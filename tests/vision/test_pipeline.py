@@ -274,6 +274,15 @@ def test_border_lines_beyond_a_long_side_are_not_a_bigger_boards_pockets():
     assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
 
 
+def test_dark_red_glass_read_black_is_named_by_the_colour_it_shows_beside_black_glass():
+    # Blender seed 115 (kept at 1600 px): red and black glass on a blue mat in the sun.  The forest read the eleven
+    # red stones black (0.19-0.25), beside the black glass that shows the mat's blue; the light that comes back
+    # through the red glass off the mat is red (`classify.coloured_glass_named_black`): named red, and checked
+    meta, reading = read_hard("sage-stones_b115004")
+    assert misread("sage-stones", reading.cells, meta["cells"]) == []
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid, c in meta["cells"].items() if c == "red")
+
+
 def test_a_bigger_boards_stones_beyond_a_long_side_still_refuse_a_smaller_boards_fit():
     # dev seed 81: a three-stones board asked as sage-stones.  The smaller board's fit leaves a column of
     # the bigger one's pockets beyond a long side, its stones touching there, which show round edges half-way
