@@ -482,7 +482,7 @@ def test_a_lone_stone_of_another_hue_says_nothing():
 SAGE = ["empty", "black", "white", "clear", "red", "green", "blue", "yellow", "orange", "purple"]
 BLUE_MAT = np.array([30.0, 8.0, -28.0])  # the pockets of a blue mat (Blender dev 115004)
 DARK_RED_GLASS = np.array([4.0, 17.0, 6.0])  # red glass over it, read black
-BLACK_GLASS = np.array([2.0, 11.0, -25.0])  # black glass over it: the mat's own tint, no stronger
+BLACK_GLASS_BODY = np.array([2.0, 11.0, -25.0])  # black glass over it: the mat's own tint, no stronger
 
 
 def bodies(colours: list[np.ndarray]) -> np.ndarray:
@@ -502,7 +502,7 @@ def black_votes(cells: int, faint: str | None = None, share: float = 0.1, classe
 
 
 def test_glass_whose_body_shows_a_hue_the_board_does_not_give_is_named_by_it():
-    F = bodies([DARK_RED_GLASS] * 4 + [BLACK_GLASS] * 5 + [BLUE_MAT] * 6)
+    F = bodies([DARK_RED_GLASS] * 4 + [BLACK_GLASS_BODY] * 5 + [BLUE_MAT] * 6)
     labels, conf = coloured_glass_named_black(["black"] * 9 + [None] * 6, [0.9] * 15, F, black_votes(15, "red"), SAGE)
     assert labels == ["red"] * 4 + ["black"] * 5 + [None] * 6
     assert conf == [RENAMED_CONFIDENCE] * 4 + [0.9] * 11
@@ -527,7 +527,7 @@ def test_glass_of_the_boards_hue_but_stronger_than_the_board_is_coloured():
 
 def test_one_stone_of_a_hue_among_black_ones_stays_black():
     # a lone stone's colour may be a reflection
-    F = bodies([DARK_RED_GLASS] + [BLACK_GLASS] * 5 + [BLUE_MAT] * 6)
+    F = bodies([DARK_RED_GLASS] + [BLACK_GLASS_BODY] * 5 + [BLUE_MAT] * 6)
     labels, conf = coloured_glass_named_black(["black"] * 6 + [None] * 6, [0.9] * 12, F, black_votes(12, "red"), SAGE)
     assert labels == ["black"] * 6 + [None] * 6 and conf == [0.9] * 12
 
