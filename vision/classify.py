@@ -33,6 +33,8 @@ from .naming import (
     NAMED_COLOURS,
     colour_groups,
     colour_space,
+    encoded_rgb,
+    linear_rgb,
     name_by_groups,
     region_kappa,
     two_hues,
@@ -139,8 +141,7 @@ def feature_names() -> list[str]:
 
 def _linear(bgr: np.ndarray) -> np.ndarray:
     """Linear RGB (0..1) of 8-bit BGR pixels: light adds up there, not in the encoded values."""
-    x = bgr[..., ::-1].astype(np.float32) / 255.0
-    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+    return linear_rgb(bgr[..., ::-1].astype(np.float32) / 255.0)
 
 
 BODY_SHARE = 0.1  # the most colourful share (saturation times value) of a cell's dim pixels, which show its body colour
@@ -160,8 +161,7 @@ def _body_colours(L: np.ndarray, colourful: np.ndarray, bgr: np.ndarray, board_L
     taken = np.maximum(1, np.ceil(BODY_SHARE * dim.sum(1))).astype(int)
     keep = dim & (colourful >= score[np.arange(len(score)), score.shape[1] - taken][:, None])
     mean = (_linear(bgr) * keep[..., None]).sum(1) / keep.sum(1)[:, None]
-    encoded = np.where(mean <= 0.0031308, 12.92 * mean, 1.055 * np.power(mean, 1 / 2.4) - 0.055)
-    return cv2.cvtColor(encoded[None].astype(np.float32), cv2.COLOR_RGB2Lab)[0]
+    return cv2.cvtColor(encoded_rgb(mean)[None].astype(np.float32), cv2.COLOR_RGB2Lab)[0]
 
 
 def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, dict]:

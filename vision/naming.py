@@ -85,6 +85,16 @@ class Naming:
     doubted: np.ndarray  # bool per cell: named against its own reading, or its group's name was near a tie
 
 
+def linear_rgb(encoded: np.ndarray) -> np.ndarray:
+    """Linear light of sRGB-encoded values (0..1): lights add and scale there, not in the encoded values."""
+    return np.where(encoded <= 0.04045, encoded / 12.92, ((encoded + 0.055) / 1.055) ** 2.4)
+
+
+def encoded_rgb(linear: np.ndarray) -> np.ndarray:
+    """sRGB-encoded values (0..1) of linear light: the inverse of `linear_rgb`."""
+    return np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * np.power(linear, 1 / 2.4) - 0.055)
+
+
 def colour_space(lab: np.ndarray) -> np.ndarray:
     """Where cells are grouped: L, a, b with lightness halved (a light's strength moves it most)."""
     return lab * np.array([0.5, 1.0, 1.0])
@@ -300,8 +310,7 @@ def _log_light(lab: np.ndarray) -> np.ndarray:
     scale the channels, so in logs they add one shift to every colour of the photo."""
     seen = cv2.cvtColor(lab.reshape(1, -1, 3).astype(np.float32), cv2.COLOR_Lab2RGB)
     rgb = np.clip(seen.reshape(-1, 3).astype(np.float64), 0.0, 1.0)
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-    return np.log(linear + LIGHT_FLOOR)
+    return np.log(linear_rgb(rgb) + LIGHT_FLOOR)
 
 
 def _named_log_light(classes: list[str]) -> dict[int, np.ndarray]:
