@@ -542,6 +542,8 @@ def name_by_groups(
         best[g] = k
         doubted[g] = (best[g] != own[g]) | flag
     doubted |= lone_cells_in_doubt(groups, names, in_doubt, colours, own)
+    joined = lone_cells_joined(groups, names, colours, own)
+    best[joined != own] = joined[joined != own]
     if not (lean > 0).any():
         # no group looks like empty points to the forest: which one is the board's empty look is a guess,
         # and every name hangs on it (dev seeds 95 and 97: 36-117 cells wrong on such readings of true fits)
@@ -673,6 +675,28 @@ def lone_cells_in_doubt(
         beside = near(np.vstack([colours[c][None], centres]))[0, 1:]
         doubted[c] = bool((beside & (in_doubt | ((named != EMPTY) & (named != own[c])))).any())
     return doubted
+
+
+def lone_cells_joined(groups: list[np.ndarray], names: list[int], colours: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """Each cell's class once a cell left out of the named groups (too few like it, `MIN_GROUP`) whose own
+    stone reading no group bears, and that stands near (`near`) groups of one stone name and of no other
+    name, takes that name: it is one of them split off by the light, not a colour of its own (shared example
+    rings_002: two sunlit orange stones read yellow beside fifty orange ones).  It stays marked for checking
+    (`lone_cells_in_doubt`: it stands near a group of another name than its own reading)."""
+    joined = own.copy()
+    grouped = np.concatenate(groups) if groups else np.zeros(0, int)
+    lone = np.setdiff1d(np.flatnonzero(own != EMPTY), grouped)
+    if not len(lone) or not groups:
+        return joined
+    centres = np.stack([colours[g].mean(0) for g in groups])
+    named = np.array(names)
+    for c in lone:
+        if own[c] in named:
+            continue
+        beside = named[near(np.vstack([colours[c][None], centres]))[0, 1:]]
+        if len(beside) and EMPTY not in beside and len(set(beside.tolist())) == 1:
+            joined[c] = beside[0]
+    return joined
 
 
 def near_the_empty_points(names: list[int], centres: np.ndarray, stones: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from vision.naming import (
     lit_regions,
     region_kappa,
     lone_cells_in_doubt,
+    lone_cells_joined,
     name_by_groups,
     near_other_names,
     near_the_empty_points,
@@ -474,6 +475,23 @@ def test_a_lone_cell_is_no_surer_than_the_near_group_it_reads_like():
     # beside a group named another stone colour, a lone cell is one of them, or they of it
     other = lone_cells_in_doubt(groups, [YELLOW, YELLOW], np.array([False, False]), colours, own)
     assert other.tolist() == [False] * 8 + [True, False]
+
+
+def test_a_lone_cell_of_a_name_no_group_bears_joins_the_one_name_it_stands_near():
+    # shared rings_002: two sunlit orange stones, too few for a group, read yellow beside fifty orange
+    colours = np.array([SUN_AMBER] * 4 + [BOARD] * 4 + [SUN_DEEP_AMBER, SUN_YELLOW, SUN_RED])
+    groups = [np.arange(4), np.arange(4, 8)]
+    own = np.array([ORANGE] * 4 + [EMPTY] * 4 + [YELLOW, YELLOW, RED])
+    joined = lone_cells_joined(groups, [ORANGE, EMPTY], colours, own)
+    # the deep amber one is near the orange group; the sun-yellow one is too (a lit orange); the red one is
+    # two hues away from it and keeps its own reading
+    assert joined.tolist() == [ORANGE] * 4 + [EMPTY] * 4 + [ORANGE, ORANGE, RED]
+    # a lone cell whose own name a group bears keeps it, and so does one near groups of two names
+    assert lone_cells_joined(groups, [YELLOW, EMPTY], colours, own).tolist() == own.tolist()
+    # near two groups of two stone names, which one it belongs to is not known: it keeps its reading
+    shades = np.array([SUN_AMBER] * 4 + [SUN_DEEP_AMBER] * 4 + [SUN_AMBER])
+    torn = lone_cells_joined(groups, [ORANGE, RED], shades, np.array([ORANGE] * 4 + [RED] * 4 + [YELLOW]))
+    assert torn[8] == YELLOW
 
 
 def test_a_stone_group_near_the_empty_points_is_in_doubt_unless_it_stands_up():

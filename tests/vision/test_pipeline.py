@@ -63,12 +63,8 @@ def test_reads_exact_position(name):
 # The example photos the project was given (outside the repository, beside it), with their truth.
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "photos"
 SHARED_CASES = sorted(p.stem for p in SHARED.glob("*.json")) if SHARED.is_dir() else []
-# read wrong since the drawn boards' refit across their lines (issue 17), and said so: the lone light
-# orange stone reads yellow again, marked for checking (0.77), on a fit 0.012 board units off where the
-# fit before was 0.025 off -- the colour naming, not the fit, is what fails
-SHARED_KNOWN_WRONG = {
-    "rings_002": "the lone light orange stone reads yellow (marked for checking) on a closer fit",
-}
+# every example photo reads exactly; one read wrong would be listed here, with why, as a strict xfail
+SHARED_KNOWN_WRONG: dict[str, str] = {}
 SHARED_PARAMS = [
     pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=SHARED_KNOWN_WRONG[name]))
     if name in SHARED_KNOWN_WRONG
@@ -80,8 +76,8 @@ SHARED_PARAMS = [
 @pytest.mark.skipif(not SHARED_CASES, reason="the shared example photos are not beside the repository")
 @pytest.mark.parametrize("name", SHARED_PARAMS)
 def test_reads_every_shared_example_photo_exactly(name):
-    # rings_002's lone light orange and sage-stones_001's lone orange read yellow and red before
-    # `join_lone_stones`; both stay marked for checking
+    # rings_002's two sunlit orange stones and sage-stones_001's lone orange read yellow and red before
+    # `naming.lone_cells_joined` and `classify.join_lone_stones`; they stay marked for checking
     meta = json.loads((SHARED / f"{name}.json").read_text())
     reading = read_board(SHARED / f"{name}.jpg", meta["game"])
     assert misread(meta["game"], reading.cells, meta["cells"]) == []
