@@ -38,6 +38,7 @@ from .tuning import (
     NESTED_SURE,
     REPEATING,
     WALK_BY_LINES,
+    WALK_LINES_LOSS,
     LINE_REFINE_ROUNDS,
     LINE_FIT_HOLD,
     LINE_FIT_ROUNDS,
@@ -150,11 +151,22 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     steps = [np.zeros(2), *steps]
     at = np.zeros(2)
     for _ in range(LATTICE_WALK):  # walk while a neighbour shows more: a coarse fit may be steps off
-        best = max((at + step for step in steps), key=shown)
+        best = max((at + step for step in steps if _keeps_its_lines(gray, H, at, at + step, layout)), key=shown)
         if np.allclose(best, at):
             break
         at = best
     return _moved(H, 1.0, at[0], at[1])
+
+
+def _keeps_its_lines(gray: np.ndarray, H: np.ndarray, at: np.ndarray, to: np.ndarray, layout: Layout) -> bool:
+    """Whether a lattice step from `at` to `to` (board units from `H`) keeps the drawn lines where the fit
+    puts them (`line_evidence`, within WALK_LINES_LOSS): a fit a step off lays most samples on other lines,
+    so a true step loses little; on faint lines (blender 117005: gold on ivory) the walk's count of strong
+    peaks sees only stones' and the board's edges, and a step that follows them leaves the lines."""
+    if layout.game not in WALK_BY_LINES or np.allclose(at, to):
+        return True
+    here = line_evidence(gray, _moved(H, 1.0, at[0], at[1]), layout)
+    return line_evidence(gray, _moved(H, 1.0, to[0], to[1]), layout) >= here - WALK_LINES_LOSS
 
 
 def _onto_its_own_square(

@@ -145,6 +145,7 @@ REPEATING = {"rings": 6, "morris": 4}
 # ... and whose walk counts the samples with a line right where the fit puts them, of all of them, not the
 # ink the samples show (a morris fit one unit off shows the wood grain and the board's edge beside it as ink)
 WALK_BY_LINES = ("morris",)
+WALK_LINES_LOSS = 0.1  # line evidence a morris walk step may lose: a step off lays most samples on other lines
 # scales about the centre that lay one of morris' nested squares (half-sides 1, 2, 3) on the next: a fit of
 # the outer square on the middle one shows lines on nearly every sample that shows any (dev 91005)
 NESTED_SCALES = {"morris": (2 / 3, 3 / 2)}
