@@ -60,7 +60,7 @@ from .tuning import (
     RIM_CHECKED,
     SEARCH_LIMIT_S,
     SURE_FIT,
-    SURE_LINES_SHOWN,
+    FAINT_LINES_SHOWN,
     POINT_KINDS_APART,
 )
 
@@ -298,13 +298,13 @@ def a_step_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
 
 
 def faint_lines(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
-    """Whether a morris fit shows its drawn lines at under SURE_LINES_SHOWN of all its line samples: lines too
+    """Whether a morris fit shows its drawn lines at under FAINT_LINES_SHOWN of all its line samples: lines too
     faint for the lattice walk's bar, which then follows the stones' and the board's edges, so the fit may lie
     a unit off however well the few clear samples agree (its line evidence stays near 1)."""
-    if layout.game not in SURE_LINES_SHOWN:
+    if layout.game not in FAINT_LINES_SHOWN:
         return False
     gray = gray32(img)
-    return lines_everywhere(gray, H, layout, lines_bar(gray, H, layout)) < SURE_LINES_SHOWN[layout.game]
+    return lines_everywhere(gray, H, layout, lines_bar(gray, H, layout)) < FAINT_LINES_SHOWN[layout.game]
 
 
 def _quality(det: Detection, game: str) -> float:

@@ -238,11 +238,12 @@ EMPTIES_LOOK_SHARE = 25  # percentile of the cells read empty still an empty poi
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}
-# morris' drawn lines shown at fewer of all the fit's line samples than this (`evidence.lines_everywhere`:
-# faint lines under the walk's bar; the right fits of the wide set and dev 91 show 0.86-1.0, of Blender 115
-# and 117 0.49-1.0): the lattice walk saw only stones' and the board's edges and a fit a unit off cannot be
-# told (Blender 117005: 0.06 right, 0.23 a unit off), so every cell is at most RENAMED_CONFIDENCE sure
-SURE_LINES_SHOWN = {"morris": 0.25}
+# morris' drawn lines shown at fewer of all the fit's line samples than this (`evidence.lines_everywhere`) are
+# faint, under the walk's bar (the right fits of the wide set and dev 91 show 0.86-1.0, of Blender 115 and 117
+# 0.49-1.0): the lattice walk, which then sees only stones' and the board's edges, takes only steps that keep
+# the line evidence (`refine.on_the_lattice`), and as a fit a unit off cannot be told (Blender 117005: 0.06
+# right, 0.23 a unit off) every cell is at most RENAMED_CONFIDENCE sure (`pipeline.faint_lines`)
+FAINT_LINES_SHOWN = {"morris": 0.25}
 # Stones read empty, found per photo (presence.py): the cells read empty split into two look groups
 # (colour, cast shadow, lines at the foot, each in its unit below) and the raised one is stones
 PRESENCE_GAMES = ("morris", "three-stones", "sage-stones")  # rings' crowded boards have stages of their own

@@ -182,6 +182,7 @@ def test_a_morris_fit_is_doubted_where_its_lines_show_at_few_of_its_samples():
     for name, faint in (("morris_b117005", True), ("morris_b115002", False)):
         meta = json.loads((HARD / f"{name}.json").read_text())
         img = cv2.imread(str(HARD / meta["image"]))
+        assert img is not None
         truth = true_fit(meta)
         assert faint_lines(img, truth, get_layout("morris")) is faint
         if faint:
