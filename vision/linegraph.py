@@ -11,7 +11,9 @@ spaced positions (-3..3 board units) that one homography bends into the photo.  
    merged into long lines (stones and point markers break a drawn line into pieces).  The
    detector's fixed gradient threshold misses a thin line faint against its board (gold
    inlay on ivory paint, a line under a highlight), so its pieces are also looked for on a
-   copy whose contrast is stretched tile by tile (`local_contrast`).
+   copy whose contrast is stretched tile by tile (`local_contrast`), and a line of another hue
+   than its board but of its lightness (blue paint on light wood) on a copy of the colour's
+   departure from its surroundings (`chroma_contrast`).
 2. `families`: the long lines split by direction into the two families of the drawing's
    sides (near-parallel within a family: a phone sees the board from at most about 45
    degrees).
@@ -61,6 +63,8 @@ KEEP = 3  # line candidates handed on
 MIN_SCORE = 0.1  # the drawing's correlation (coarse scorer) a line candidate needs
 CONTRAST_CLIP = 2.0  # CLAHE clip limit: lifts a faint line's step over the detector's threshold, not the noise
 CONTRAST_TILES = 8  # tiles a side the contrast is stretched over: a board spans a few, so its own shade sets them
+CHROMA_SURROUND = 1 / 80  # of the long side: the blur a line's surroundings' colour is taken over (many line widths)
+CHROMA_GAIN = 4.0  # gray levels per Lab chroma unit: a painted line's hue step (~20) gets a drawn line's step (~80)
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,15 @@ def local_contrast(gray: np.ndarray) -> np.ndarray:
     """The gray copy with its contrast stretched tile by tile (CLAHE): a line whose step is a few
     gray levels on a pale board, or under a highlight, gets the step a drawn line has elsewhere."""
     return cv2.createCLAHE(CONTRAST_CLIP, (CONTRAST_TILES, CONTRAST_TILES)).apply(gray)
+
+
+def chroma_contrast(bgr: np.ndarray) -> np.ndarray:
+    """An 8-bit copy showing how far each pixel's hue (Lab a, b) departs from its surroundings': a
+    painted line as light as its board (blue on light wood) has no step in gray, only in colour, and
+    a table's grain, light and dark of one hue, fades here."""
+    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    around = cv2.GaussianBlur(ab, (0, 0), CHROMA_SURROUND * max(bgr.shape[:2]))
+    return np.clip(CHROMA_GAIN * np.linalg.norm(ab - around, axis=2), 0, 255).astype(np.uint8)
 
 
 def long_lines(seg: np.ndarray, side: int) -> list[Line]:
@@ -329,11 +342,15 @@ def line_candidates(img: np.ndarray, small: np.ndarray, layout: Layout) -> list[
     gray_mid = cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY)
     side = max(gray_mid.shape)
     hypotheses: list[tuple[float, np.ndarray]] = []
-    # the pieces on the photo's own gray and on the stretched copy: a clear line found on both
-    # counts twice, a faint one only found stretched once (it still makes a family)
-    seg = np.vstack([segments(gray_mid), segments(local_contrast(gray_mid))])
-    for fam_a, fam_b in families(long_lines(seg, side)):
-        hypotheses += _square_hypotheses(fam_a, fam_b, side, small.shape[1] / mid.shape[1])
+    # the pieces on the photo's own gray, on the stretched copy and on the hue's: a clear line found
+    # on all counts thrice, a faint one only found stretched or by its hue once (it still makes a family)
+    by_hue = segments(chroma_contrast(mid))
+    seg = np.vstack([segments(gray_mid), segments(local_contrast(gray_mid)), by_hue])
+    # ... and the hue's pieces on their own: a table's grain, as long as the board's lines and
+    # many, crowds them out of the longest of their family, and the hue's copy shows no grain
+    for pieces in (seg, by_hue):
+        for fam_a, fam_b in families(long_lines(pieces, side)):
+            hypotheses += _square_hypotheses(fam_a, fam_b, side, small.shape[1] / mid.shape[1])
     hypotheses.sort(key=lambda hyp: -hyp[0])
     gray_small = gray32(small)
     lab_small = support_lab(small)

@@ -29,7 +29,7 @@ from .classify import (
     names_of_two_hues,
     reading_in_doubt,
 )
-from .evidence import line_evidence, outline_support, samples_in_view
+from .evidence import line_evidence, lines_bar, lines_everywhere, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
 from .detect import Detection, find_board
@@ -60,6 +60,7 @@ from .tuning import (
     RIM_CHECKED,
     SEARCH_LIMIT_S,
     SURE_FIT,
+    FAINT_LINES_SHOWN,
     POINT_KINDS_APART,
 )
 
@@ -200,7 +201,12 @@ def _read(img: np.ndarray, game: str, t0: float) -> Reading:
         conf = [min(c, orientation["certainty"]) for c in conf]
     # nor surer than its fit: marks barely shown, off the points, or held by stones a step may be off (on the
     # search's own fit, whose line samples the search measured already)
-    if det.evidence < SURE_FIT.get(game, 0.0) or off_the_points(img, H, layout) or a_step_in_doubt(img, det.H, layout):
+    if (
+        det.evidence < SURE_FIT.get(game, 0.0)
+        or off_the_points(img, H, layout)
+        or a_step_in_doubt(img, det.H, layout)
+        or faint_lines(img, det.H, layout)
+    ):
         conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     cells = dict(zip(layout.ids, labels))
     confidence = dict(zip(layout.ids, conf))
@@ -289,6 +295,16 @@ def a_step_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     shown = outline_support(mid, to_mid @ H, layout)
     steps = [np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in lattice_steps(layout.game)]
     return any(outline_support(mid, to_mid @ H @ step, layout) >= shown for step in steps)
+
+
+def faint_lines(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
+    """Whether a morris fit shows its drawn lines at under FAINT_LINES_SHOWN of all its line samples: lines too
+    faint for the lattice walk's bar, which then follows the stones' and the board's edges, so the fit may lie
+    a unit off however well the few clear samples agree (its line evidence stays near 1)."""
+    if layout.game not in FAINT_LINES_SHOWN:
+        return False
+    gray = gray32(img)
+    return lines_everywhere(gray, H, layout, lines_bar(gray, H, layout)) < FAINT_LINES_SHOWN[layout.game]
 
 
 def _quality(det: Detection, game: str) -> float:

@@ -46,6 +46,7 @@ from .tuning import (
     RIM_APART,
     RIM_CLEAR,
     RIM_EMPTIES,
+    EMPTIES_LOOK_SHARE,
 )
 
 READ_AS_STONES = 0.5  # the forest's mean empty share of a group it reads as stones, below (a majority)
@@ -442,10 +443,32 @@ def rimmed_empties(
     `stone_names`), marked for checking.  Glass on pale card in a dim room, white on ivory: the forest
     leans empty (0.5-0.7), yet the cell has the edge all round and the shading of a raised body
     (Blender seed 115's 002, 117's 003, dev 91's 003).  Both, since either alone also shows where the
-    board's edge runs beside a corner point."""
+    board's edge runs beside a corner point.
+
+    Where the forest reads as many stones empty as there are empty points (white glass on ivory
+    paint, Blender 117's 005: 9 of 18), the median is a stone's look and no stone stands out from it:
+    the empty points' look is then taken at the lower quartile (EMPTIES_LOOK_SHARE), which the stones
+    do not reach while a quarter of the cells read empty are empty.  A cell RIM_APART times that look
+    is in doubt (marked), and twice as far from it a stone."""
     empty = np.array([i for i, label in enumerate(labels) if label is None])
     if len(empty) < RIM_EMPTIES:
         return labels, conf
+    rim, shade = (feats[:, names.index(n)].astype(np.float64) for n in ("ringgrad", "shade"))
+
+    def apart(reference: float, times: float) -> np.ndarray:
+        """The cells read empty whose rim and shade are each `times` the empty points' at `reference`."""
+        return (rim[empty] >= times * np.percentile(rim[empty], reference)) & (
+            shade[empty] >= times * np.percentile(shade[empty], reference)
+        )
+
+    rimmed = apart(50, RIM_APART) | apart(EMPTIES_LOOK_SHARE, 2 * RIM_APART)
+    doubted = apart(EMPTIES_LOOK_SHARE, RIM_APART)
+    labels, conf = list(labels), list(conf)
+    for i in empty[rimmed]:
+        labels[i] = stone_names[int(np.argmax(P[i, 1:]))]
+    for i in empty[rimmed | doubted]:
+        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf
     rim, shade = (feats[:, names.index(n)].astype(np.float64) for n in ("ringgrad", "shade"))
     rimmed = (rim[empty] >= RIM_APART * np.median(rim[empty])) & (shade[empty] >= RIM_APART * np.median(shade[empty]))
     labels, conf = list(labels), list(conf)

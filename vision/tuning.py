@@ -145,6 +145,7 @@ REPEATING = {"rings": 6, "morris": 4}
 # ... and whose walk counts the samples with a line right where the fit puts them, of all of them, not the
 # ink the samples show (a morris fit one unit off shows the wood grain and the board's edge beside it as ink)
 WALK_BY_LINES = ("morris",)
+WALK_LINES_LOSS = 0.1  # line evidence a morris walk step may lose: a step off lays most samples on other lines
 # scales about the centre that lay one of morris' nested squares (half-sides 1, 2, 3) on the next: a fit of
 # the outer square on the middle one shows lines on nearly every sample that shows any (dev 91005)
 NESTED_SCALES = {"morris": (2 / 3, 3 / 2)}
@@ -233,9 +234,16 @@ RIM_CHECKED = ("morris",)  # morris' drawn points carry no mark a stone's rim co
 RIM_CLEAR = 2.5  # a clear rim: this many times the board's mean gradient (matte stones in soft light show 1-2)
 RIM_APART = 2.5  # a rimless cell shows at most 1/RIM_APART of its colour's faintest clear rim
 RIM_EMPTIES = 8  # cells read empty, at least, for their median to be the empty points' look (`rimmed_empties`)
+EMPTIES_LOOK_SHARE = 25  # percentile of the cells read empty still an empty point's look when half are stones
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}
+# morris' drawn lines shown at fewer of all the fit's line samples than this (`evidence.lines_everywhere`) are
+# faint, under the walk's bar (the right fits of the wide set and dev 91 show 0.86-1.0, of Blender 115 and 117
+# 0.49-1.0): the lattice walk, which then sees only stones' and the board's edges, takes only steps that keep
+# the line evidence (`refine.on_the_lattice`), and as a fit a unit off cannot be told (Blender 117005: 0.06
+# right, 0.23 a unit off) every cell is at most RENAMED_CONFIDENCE sure (`pipeline.faint_lines`)
+FAINT_LINES_SHOWN = {"morris": 0.25}
 # Stones read empty, found per photo (presence.py): the cells read empty split into two look groups
 # (colour, cast shadow, lines at the foot, each in its unit below) and the raised one is stones
 PRESENCE_GAMES = ("morris", "three-stones", "sage-stones")  # rings' crowded boards have stages of their own

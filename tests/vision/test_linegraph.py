@@ -72,6 +72,21 @@ def test_thin_faint_lines_are_found_on_the_contrast_stretched_copy() -> None:
     assert _accept(det, "morris")
 
 
+def test_a_line_of_another_hue_as_light_as_its_board_is_found_by_its_hue() -> None:
+    """Blender seed 117 (009): blue paint on light wood, as light as the wood, on a table of wavy grain.
+    On the gray copies the line detector sees the table's grain and the board's pieces along it, not
+    the blue lines across it: one family only, no line candidate near the board, and the photo was
+    refused.  On the copy of the colour's departure from its surroundings (`chroma_contrast`) the
+    drawing shows alone and makes its own hypotheses: the board within a few hundredths of a point."""
+    photo, truth = _photo("morris_b117009", HARD)
+    small, to_small = _small(photo)
+    found = line_candidates(photo, small, MORRIS)
+    assert found and min(error_units(H, to_small @ truth, "morris") for _, H in found[:2]) < 0.1
+    det = find_board(photo, MORRIS, detection_pool())
+    assert error_units(det.H, truth, "morris") < 0.05
+    assert _accept(det, "morris")
+
+
 def _desk(seed: int) -> np.ndarray:
     """A photo of no board: a grained wooden desk with a ruled notebook (one family of equally
     spaced lines), a closed book and two pencils on it -- straight lines in two directions."""
