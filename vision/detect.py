@@ -15,7 +15,8 @@
 3. The best few are refined (`refine`): on the blobs at the pockets (pocket boards,
    `marks.grid_fit`), ECC on the feature drawing, then at full resolution on the drawn lines
    (morris, rings) or the pockets, the top-face edge (the board's visible side and shadow lie
-   outside it) and ECC again.
+   outside it) and ECC again; a rings fit whole steps of its lattice off is moved back to where the
+   board's outline shows (`refine.onto_the_board`).
 
 A fit is a homography `H` (the usual name in this maths: board units -> image pixels).  The
 thread pool the stages share is the caller's (`pipeline.detection_pool`): OpenCV lets go of
@@ -50,7 +51,7 @@ from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import grid_fit, mark_grid
 from .memo import gray32, shrunk
-from .refine import line_refine, line_snap, moved_by, on_the_lattice, onto_the_points, outline_refine
+from .refine import line_refine, line_snap, moved_by, on_the_lattice, onto_the_board, onto_the_points, outline_refine
 from .tuning import (
     CLEAR_LINES,
     CLEAR_MARGIN,
@@ -286,6 +287,9 @@ def _find_drawn(
     on_points = onto_the_points(img, gray, H, layout)
     if on_points is not H:  # the fit lay a third of a triangle off rings' points
         H, evidence = on_points / on_points[2, 2], marks_shown(on_points)
+    on_board = onto_the_board(mid, lab_mid, mid_from_full, H, layout)
+    if on_board is not H:  # the fit lay whole steps of rings' lattice off the board's edge
+        H, evidence = on_board / on_board[2, 2], marks_shown(on_board)
     # fits are ranked on all their line samples alike; the one chosen may show more of its
     # board where stones hide the lines: by the lines still in view, or by the stones themselves
     evidence = max(evidence, line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))

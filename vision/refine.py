@@ -21,6 +21,7 @@ from .evidence import (
     line_peaks,
     line_samples,
     lines_bar,
+    outline_support,
     lines_everywhere,
     outline_samples,
     stronger_on,
@@ -34,7 +35,10 @@ from .segment import thin_lines
 from .tuning import (
     LATTICE_DRAWN,
     LATTICE_WALK,
+    CLEAN_OUTLINE,
     NESTED_SCALES,
+    OUTLINE_STEP_GAIN,
+    STEPPED_BY_OUTLINE,
     NESTED_SURE,
     REPEATING,
     WALK_BY_LINES,
@@ -116,6 +120,48 @@ def lattice_steps(game: str) -> list[np.ndarray]:
     squares' sides and the cross lines on other lines for most of their length."""
     turns = REPEATING.get(game, 0)
     return [np.array([math.cos(2 * math.pi * j / turns), math.sin(2 * math.pi * j / turns)]) for j in range(turns)]
+
+
+def whole_steps(game: str, reach: int = LATTICE_WALK) -> list[np.ndarray]:
+    """Every shift by up to `reach` whole steps of a drawn board's repeating lattice (board units),
+    the zero shift first: rings' triangular lattice of circles, a hexagon of them."""
+    steps = lattice_steps(game)
+    if len(steps) != 6:
+        return [np.zeros(2)]
+    a, b = steps[0], steps[1]
+    return [
+        i * a + j * b
+        for i, j in sorted(
+            ((i, j) for i in range(-reach, reach + 1) for j in range(-reach, reach + 1) if abs(i + j) <= reach),
+            key=lambda ij: (abs(ij[0]) + abs(ij[1]) + abs(ij[0] + ij[1]), ij),
+        )
+    ]
+
+
+def outline_shown_by_step(
+    mid: np.ndarray, lab: np.ndarray, to_mid: np.ndarray, H: np.ndarray, layout: Layout
+) -> np.ndarray:
+    """`outline_support` of the fit moved by each of `whole_steps` (on `mid`, a copy of the photo that
+    `to_mid` maps full-size pixels onto, and `lab` its `support_lab`), in their order."""
+    return np.array(
+        [outline_support(mid, to_mid @ _moved(H, 1.0, s[0], s[1]), layout, lab=lab) for s in whole_steps(layout.game)]
+    )
+
+
+def onto_the_board(mid: np.ndarray, lab: np.ndarray, to_mid: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:
+    """A rings fit whole steps of its lattice off lies on drawn circles and stones as well as the right
+    one where the two overlap, and its circles run off the board, where a textured table shows ink
+    (`on_the_lattice` walked the wrong way): only the board's edge tells the step.  Of the fit moved
+    by up to LATTICE_WALK whole steps, the one whose outline shows a clean edge (CLEAN_OUTLINE) where
+    the fit's does not, by OUTLINE_STEP_GAIN more, is on the board; `H` unchanged otherwise."""
+    if layout.game not in STEPPED_BY_OUTLINE:
+        return H
+    shown = outline_shown_by_step(mid, lab, to_mid, H, layout)
+    best = int(np.argmax(shown))
+    if shown[best] < CLEAN_OUTLINE or shown[best] - shown[0] < OUTLINE_STEP_GAIN:
+        return H
+    step = whole_steps(layout.game)[best]
+    return _moved(H, 1.0, step[0], step[1])
 
 
 def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarray:

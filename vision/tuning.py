@@ -146,6 +146,13 @@ REPEATING = {"rings": 6, "morris": 4}
 # ink the samples show (a morris fit one unit off shows the wood grain and the board's edge beside it as ink)
 WALK_BY_LINES = ("morris",)
 WALK_LINES_LOSS = 0.1  # line evidence a morris walk step may lose: a step off lays most samples on other lines
+# drawn boards whose whole steps, up to LATTICE_WALK of them, are also judged by the board's outline (`onto_the_board`):
+# rings' circles reach its edge, so a fit whole steps off lies on circles as well as the right one, and a
+# textured table shows ink where its circles run off the board (Blender 117006, 119000: 1 and 3 steps off)
+STEPPED_BY_OUTLINE = ("rings",)
+# outline support a shifted fit must show more than the fit's, besides a clean outline: a right fit's shifts
+# came within it only where both were near clean (wide 1008: 0.90, a step away 0.92); a step off showed 0.81 (dev 95018)
+OUTLINE_STEP_GAIN = 0.15
 # scales about the centre that lay one of morris' nested squares (half-sides 1, 2, 3) on the next: a fit of
 # the outer square on the middle one shows lines on nearly every sample that shows any (dev 91005)
 NESTED_SCALES = {"morris": (2 / 3, 3 / 2)}
