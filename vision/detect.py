@@ -49,7 +49,7 @@ from .honeycomb import honeycomb_candidates
 from .lattice import lattice_candidates
 from .linegraph import line_candidates
 from .layouts import Layout
-from .marks import grid_fit, mark_grid
+from .marks import NUMBERS_UNLIKE_CLEAR, grid_fit, mark_grid, numbers_row_gain
 from .memo import gray32, shrunk
 from .refine import line_refine, line_snap, moved_by, on_the_lattice, onto_the_board, onto_the_points, outline_refine
 from .tuning import (
@@ -200,6 +200,17 @@ def _find_on_grid(
             margin = max(margin, CLEAR_MARGIN)
             if ink_turned > ink:
                 H, score, support = H_turned, *rank(H_turned)[1:]
+        # turned end for end onto its lattice the board shows the same outline, and the numbers' loops can pass
+        # for a row of pockets: they are no row of pockets (`marks.numbers_row_gain`)
+        H_end, gain = numbers_row_gain(gray, H, layout)
+        if gain >= NUMBERS_UNLIKE_CLEAR:
+            # pulled onto the pockets afresh (the numbers bent the fit: Blender dev 115008 12 cells wrong as it
+            # lay, 3 pulled), unless that makes a fit no camera would (115010: camera error 0.12, refused)
+            pulled = grid_fit(gray, H_end, layout, s=GRID_FINE_S, rounds=GRID_FINE_ROUNDS, shift=False).H
+            if camera_error(pulled, img.shape) <= max(MAX_CAMERA_ERROR, camera_error(H_end, img.shape)):
+                H_end = pulled
+            H, (score, support) = H_end, rank(H_end)[1:]
+            margin = CLEAR_MARGIN * min(1.0, gain / (2 * NUMBERS_UNLIKE_CLEAR))
     return Detection(
         H=H,
         score=score,

@@ -350,3 +350,66 @@ def _homography_from_peaks(
     if H2 is None or inl is None or inl.sum() < least:
         return None
     return H2
+
+
+# An oriented pocket board (sage-stones) turned end for end onto its own lattice keeps its outline: the wide
+# numbered margin (1.92 board units) is one step wider than the far one (0.9), so a fit that lays row 1 where
+# the far row's neighbour is and the far row on the numbers shows the same outline as the true one, and the
+# numbers' loops are round edges on the lattice as strong as pockets (Blender dev 115008, 115010, 117010: whole
+# boards read so, 117010 with 14 cells sure).  What tells the two apart is that the numbers are not alike: each
+# pocket, empty or holding a stone, has a twin among the board's other pockets, and each digit has none.
+ROW_LOOK_S = 12.0  # pixels per board unit the rows' looks are compared at (a pocket: about 10 x 10)
+# how much less the row beyond row 1 must look like the pockets than the far row does, turned end for end
+# against as the fit lies (`numbers_row_unlike`, in the typical difference between a pocket and its nearest
+# twin), for the board to be turned: on the true fits of Blender dev 115, 117 and POV-Ray dev 103, 107, 81 the
+# true way round led by -0.15 (one photo) to 25, by 0.9 or more on 69 of 82
+NUMBERS_UNLIKE_CLEAR = 1.0
+
+
+def end_for_end(layout: Layout) -> np.ndarray:
+    """Board units -> board units: the board turned end for end onto its own lattice, its far row where the
+    numbers' row (one step below row 1) was, and row 1 where the far row's neighbour was."""
+    lo, hi = layout.xy.min(0), layout.xy.max(0)
+    return np.array([[-1.0, 0.0, lo[0] + hi[0]], [0.0, -1.0, lo[1] + hi[1] - 1.0], [0.0, 0.0, 1.0]])
+
+
+def _cell_looks(gray: np.ndarray, H: np.ndarray, layout: Layout, pts: np.ndarray) -> np.ndarray:
+    """Each point's square of the photo (a board unit across, straightened), less its mean: one row each."""
+    fr = Frame(layout, ROW_LOOK_S, margin=0.6)
+    warped = fr.warp(gray, H)
+    half = int(ROW_LOOK_S // 2)
+    px = np.round(fr.to_px(pts)).astype(int)
+    looks = np.stack([warped[y - half : y + half, x - half : x + half].ravel() for x, y in px]).astype(np.float64)
+    return looks - looks.mean(1, keepdims=True)
+
+
+def numbers_row_unlike(gray: np.ndarray, H: np.ndarray, layout: Layout) -> float:
+    """How much less the lattice row one step below row 1 (where an oriented board's numbers are) looks like
+    the board's pockets than its far row does: the median distance of each of its squares to its nearest
+    twin among the pockets between the two end rows, less the far row's, in the typical distance between
+    two of those pockets.  Above zero the right way round, below it turned end for end."""
+    xy = layout.xy
+    lo, hi = xy[:, 1].min(), xy[:, 1].max()
+    columns = np.unique(xy[:, 0])
+    between = xy[(xy[:, 1] > lo) & (xy[:, 1] < hi)]
+    far = xy[xy[:, 1] == hi]
+    numbers = np.stack([columns, np.full(len(columns), lo - 1.0)], 1)
+    looks = _cell_looks(gray, H, layout, np.vstack([between, far, numbers]))
+    pockets, far_looks, number_looks = np.split(looks, [len(between), len(between) + len(far)])
+
+    def nearest(rows: np.ndarray, own: bool = False) -> np.ndarray:
+        d = np.sqrt(((rows[:, None] - pockets[None]) ** 2).mean(2))
+        if own:
+            np.fill_diagonal(d, np.inf)
+        return d.min(1)
+
+    typical = float(np.median(nearest(pockets, own=True))) + 1e-6
+    return float(np.median(nearest(number_looks)) - np.median(nearest(far_looks))) / typical
+
+
+def numbers_row_gain(gray: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
+    """H turned end for end onto its own lattice (`end_for_end`), and how much better that lays the numbers'
+    row, unlike the pockets, outside the locations (`numbers_row_unlike`; turn where it is
+    `NUMBERS_UNLIKE_CLEAR` or more)."""
+    turned = H @ end_for_end(layout)
+    return turned, numbers_row_unlike(gray, turned, layout) - numbers_row_unlike(gray, H, layout)

@@ -23,6 +23,7 @@ from .classify import (
     class_votes,
     classify,
     coloured_glass_named_black,
+    darkest_hue_may_be_black,
     feature_names,
     harmonize,
     names_mostly_in_doubt,
@@ -235,6 +236,7 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
     if layout.marks == "pocket":
         P, allowed = class_votes(feats, layout)
         labels, conf = coloured_glass_named_black(labels, conf, feats, P, [CLASSES[k] for k in allowed])
+        conf = darkest_hue_may_be_black(labels, conf, feats, [CLASSES[k] for k in allowed])
         conf = names_mostly_in_doubt(labels, names_of_two_hues(labels, conf, feats))
         if reading_in_doubt(labels, layout):
             conf = [min(c, RENAMED_CONFIDENCE) for c in conf]

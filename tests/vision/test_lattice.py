@@ -11,7 +11,7 @@ from fit_error import error_units, view as _view
 from vision.detect import find_board
 from vision.layouts import get_layout
 from vision.lattice import board_hypotheses, lattices, lattices_of
-from vision.marks import _weakest_side, grid_fit, mark_grid
+from vision.marks import _weakest_side, end_for_end, grid_fit, mark_grid
 from vision.pipeline import _accept, detection_pool
 from vision.tuning import MIN_WEAKEST_SIDE
 
@@ -196,3 +196,16 @@ def test_a_board_whose_pockets_show_weakly_is_laid_where_all_of_them_are() -> No
     det = find_board(photo, layout, detection_pool())
     assert error_units(det.H, truth, "three-stones") < 0.15
     assert _accept(det, "three-stones")
+
+
+def test_sage_stones_turned_end_for_end_onto_its_lattice_keeps_its_outline():
+    # why the outline cannot tell this way of laying the board (`marks.numbers_row_gain`): its locations land on
+    # lattice points, row 1 where the far row's neighbour was, and its outline within 0.02 units of its own
+    layout = get_layout("sage-stones")
+    T = end_for_end(layout)
+    moved = cv2.perspectiveTransform(layout.xy.reshape(-1, 1, 2), T).reshape(-1, 2)
+    assert np.allclose(moved, np.round(moved))
+    row1, far = layout.xy[:, 1].min(), layout.xy[:, 1].max()
+    assert set(np.round(moved[layout.xy[:, 1] == row1, 1])) == {far - 1}
+    outline = cv2.perspectiveTransform(layout.outline.reshape(-1, 1, 2), T).reshape(-1, 2)
+    assert np.abs(np.sort(outline, 0) - np.sort(layout.outline, 0)).max() < 0.03
