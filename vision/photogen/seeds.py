@@ -71,6 +71,8 @@ BLENDER_TEST_SEEDS = (101, 113)
 # and tuned on (rings' naming doubts, pocket boards): not a test seed; tests/vision/photos/hard holds rings_b115002 and rings_b115008
 # 117: the second renderer's development set of the ninth session (bench/out/blender117), rendered to check on what was
 # tuned on 115 (and to be tuned on in turn): not a test seed
+# 119: the second renderer's development set of the tenth session (bench/out/blender119), rendered to check on what
+# was tuned on 115 and 117, a few of its photos looked at by the helpers after: not a test seed
 
 TEST_SET_COMMAND = (
     f"python -m vision.photogen --game all --count {TEST_SET_COUNT} --seed {TEST_SET_SEED} --out bench/out/photos"
