@@ -30,6 +30,7 @@ import argparse
 import cProfile
 import functools
 import json
+import math
 import pstats
 import statistics
 import sys
@@ -233,7 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     clock = StageClock()
     if a.serial:
         cv2.setNumThreads(1)
-        pipeline.REFUSE_LOOK_S = UNHURRIED_LIMIT_S  # a refusal looks for every other game, however long it took
+        pipeline.REFUSE_LOOK_S = (
+            math.inf
+        )  # a refusal looks for every other game, however long it took (a loaded machine)
     if a.stages or a.profile or a.serial:
         inline = Inline()
         pipeline.detection_pool = lambda: inline  # type: ignore[assignment]

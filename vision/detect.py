@@ -50,7 +50,7 @@ from .lattice import lattice_candidates
 from .linegraph import line_candidates
 from .layouts import Layout
 from .marks import NUMBERS_UNLIKE_CLEAR, grid_fit, mark_grid, numbers_row_gain
-from .memo import gray32, shrunk
+from .memo import gray32, per_image, shrunk
 from .refine import line_refine, line_snap, moved_by, on_the_lattice, onto_the_board, onto_the_points, outline_refine
 from .tuning import (
     CLEAR_LINES,
@@ -96,10 +96,14 @@ def _scaling(factor: float) -> np.ndarray:
     return np.diag([factor, factor, 1.0])
 
 
-def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float | None = None) -> Detection:
+def find_board(
+    img: np.ndarray, layout: Layout, pool: Executor, deadline: float | None = None, glance: bool = False
+) -> Detection:
     """The board's fit in the photo; `pool` runs independent fits side by side; `deadline` (a
     `time.perf_counter()` value) ends the search with a refusal when the candidates alone take
-    past it, and stops polishing more of them."""
+    past it, and stops polishing more of them.  A `glance` at a drawn board polishes only the best
+    region's fit and searches no structure: it finds a board that stands out clearly, at about half
+    the cost of a search that finds none (a refusal's look at another game, `pipeline._looks`)."""
     small = shrunk(img, SMALL_SIDE)
     drawn = mark_grid(layout.game) is None
     # a pocket board's lattice of round marks is looked for beside the regions' fits (on another core)
@@ -125,15 +129,17 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
             raise VisionError(f"no {layout.game} board found in the photo", "no_board")
         return _find_on_grid(img, small, picked, layout, pool)
     regions = distinct(cands, layout, tol, DRAWN_CANDIDATES, DRAWN_PER_SOURCE)
-    found = _find_drawn(img, small, regions, layout, pool, deadline) if regions else None
+    found = _find_drawn(img, small, regions, layout, pool, deadline, 1 if glance else DRAWN_FINALS) if regions else None
+    if glance:
+        if found is None:
+            raise VisionError(f"no {layout.game} board found in the photo", "no_board")
+        return found
     # the drawing's structure (morris' line graph, rings' honeycomb of locations) finds a drawn
     # board that does not stand out from its table: it is searched for only where the regions'
     # fits leave the lines unclear (most photos need no structure search: a second or so saved)
     if (found is None or not _clear(found, layout)) and (deadline is None or time.perf_counter() < deadline):
-        by_structure, source = (
-            (honeycomb_candidates, "honeycomb") if layout.game == "rings" else (line_candidates, "lines")
-        )
-        lines = [Candidate(rank, H, source) for rank, H in by_structure(img, small, layout)]
+        source = "honeycomb" if layout.game == "rings" else "lines"
+        lines = [Candidate(rank, H, source) for rank, H in drawing_fits(img, layout)]
         lines = distinct(lines, layout, tol, LINE_CANDIDATES, LINE_CANDIDATES)
         if lines and (deadline is None or time.perf_counter() < deadline):
             by_graph = _find_drawn(img, small, lines, layout, pool, deadline)
@@ -141,6 +147,15 @@ def find_board(img: np.ndarray, layout: Layout, pool: Executor, deadline: float 
     if found is None:
         raise VisionError(f"no {layout.game} board found in the photo", "no_board")
     return found
+
+
+@per_image
+def drawing_fits(img: np.ndarray, layout: Layout) -> tuple[tuple[float, np.ndarray], ...]:
+    """A drawn board's fits from its drawing's structure (morris' line graph, rings' honeycomb of
+    locations; rank, board units -> pixels of the search's small copy), once per photo: a refusal asks
+    whether the photo shows the drawing at all (`pipeline._looks`) before the search that uses them."""
+    by_structure = honeycomb_candidates if layout.game == "rings" else line_candidates
+    return tuple(by_structure(img, shrunk(img, SMALL_SIDE), layout))
 
 
 def distinct_starts(starts: Iterable[np.ndarray], layout: Layout) -> list[np.ndarray]:
@@ -232,9 +247,10 @@ def _find_drawn(
     layout: Layout,
     pool: Executor,
     deadline: float | None = None,
+    finals: int = DRAWN_FINALS,
 ) -> Detection:
     """Drawn boards (morris, rings): refine the best few at low resolution on the feature drawing,
-    the best two at full resolution on the drawn lines, the outline and the drawing again."""
+    the best `finals` at full resolution on the drawn lines, the outline and the drawing again."""
     h, w = img.shape[:2]
     shrink = small.shape[1] / w
     gray_small = gray32(small)
@@ -290,7 +306,7 @@ def _find_drawn(
         return camera_error(result[1], img.shape) <= MAX_CAMERA_ERROR, result[0]
 
     best = final(refined[0])
-    for item in refined[1:DRAWN_FINALS]:
+    for item in refined[1:finals]:
         if key(best) >= (True, CLEAR_LINES[layout.game]) or (deadline is not None and time.perf_counter() > deadline):
             break
         best = max(best, final(item), key=key)

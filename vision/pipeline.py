@@ -11,6 +11,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 import cv2
@@ -33,10 +34,11 @@ from .classify import (
 from .evidence import line_evidence, lines_bar, lines_everywhere, outline_support, samples_in_view
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
-from .detect import Detection, find_board
+from .detect import Detection, drawing_fits, find_board
 from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
+from .marks import mark_grid
 from .memo import forget
 from .presence import rimmed_empties, rimless_stones
 from .tuning import (
@@ -351,14 +353,24 @@ def look_order(game: str, det: Detection | None) -> list[str]:
     return others
 
 
+def _looks(img: np.ndarray, game: str, det: Detection | None, started: float) -> Iterator[tuple[str, bool]]:
+    """The games `_refuse` searches the photo for, in turn, while the reading has taken less than
+    REFUSE_LOOK_S (`look_order`), each with whether a glance will do (`detect.find_board`): a drawn
+    board whose drawing's structure (morris' line graph, rings' honeycomb, `detect.drawing_fits`) shows
+    nowhere in the photo is found only where it stands out clearly, by its best region's fit; the whole
+    search would polish every region (1-3 s CPU) to find none."""
+    for g in look_order(game, det):
+        if time.perf_counter() - started > REFUSE_LOOK_S:
+            return
+        yield g, mark_grid(g) is None and not drawing_fits(img, get_layout(g))
+
+
 def _refuse(img: np.ndarray, game: str, started: float, det: Detection | None = None) -> NoReturn:
     """Refuse the photo, naming the game whose board it shows when one is found in time (`det`: the
     refused search's best fit, which tells where to look first, `look_order`)."""
-    for g in look_order(game, det):
-        if time.perf_counter() - started > REFUSE_LOOK_S:
-            continue
+    for g, glance in _looks(img, game, det, started):
         try:
-            found = find_board(img, get_layout(g), detection_pool(), started + SEARCH_LIMIT_S)
+            found = find_board(img, get_layout(g), detection_pool(), started + SEARCH_LIMIT_S, glance)
         except VisionError:
             continue
         if _accept(found, g):

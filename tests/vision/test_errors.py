@@ -211,3 +211,30 @@ def test_a_webp_canvas_over_the_pixel_limit_is_refused_from_its_header(no_decodi
     with pytest.raises(VisionError) as info:
         decode(vp8x)
     assert info.value.code == "too_many_pixels"
+
+
+def test_a_bare_table_is_refused_with_only_a_glance_for_a_drawing_it_does_not_show(monkeypatch):
+    """A refusal looks for the other games' boards; a drawn board whose drawing's structure (line graph,
+    honeycomb) shows nowhere in the photo only by a glance (`pipeline._looks`): on a bare table neither
+    shows, and each whole search fitted and polished every region (1-3 s CPU) to find nothing."""
+    from vision import detect, pipeline
+
+    rng = np.random.default_rng(3)
+    blurred = cv2.GaussianBlur(rng.normal(0, 1, (900, 1200)).astype(np.float32), (0, 0), 12)
+    noise = blurred * (40 / blurred.std())  # a mottled cloth, far from one flat colour
+    cloth = np.dstack([120 + noise, 130 + noise, 140 + noise]) + rng.normal(0, 3, (900, 1200, 3))
+    searched: list[tuple[str, bool]] = []
+
+    def recorded(image, layout, pool, deadline=None, glance=False):
+        searched.append((layout.game, glance))
+        return detect.find_board(image, layout, pool, deadline, glance)
+
+    monkeypatch.setattr(pipeline, "find_board", recorded)
+    assert _reason(_jpeg(np.clip(cloth, 0, 255).astype(np.uint8)), "three-stones").code == "no_board"
+    assert searched == [("three-stones", False), ("morris", True), ("sage-stones", False), ("rings", True)]
+
+
+def test_a_rings_board_whose_honeycomb_is_not_found_is_still_named():
+    # its honeycomb is not found, but the board stands out: a glance finds it, and it is named
+    err = _reason(_photo("rings"), "morris")
+    assert err.code == "wrong_game" and "rings board" in str(err), str(err)

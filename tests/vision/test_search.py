@@ -12,6 +12,7 @@ import pytest
 
 import vision.detect as detect
 from fit_error import error_units
+from vision.errors import VisionError
 from vision.io import read_image
 from vision.layouts import get_layout
 from vision.pipeline import detection_pool, true_fit
@@ -44,3 +45,45 @@ def test_a_refinement_start_left_where_another_is_is_refined_once() -> None:
     kept = detect.distinct_starts([H, nearly, shifted, shifted.copy()], layout)
     assert len(kept) == 2 and kept[0] is H and kept[1] is shifted
     assert len(detect.distinct_starts([H, shifted], layout)) == 2
+
+
+@pytest.mark.parametrize("name", ["morris_3001", "rings_3000"])
+def test_a_glance_finds_a_board_that_stands_out_as_the_search_does(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal's glance at a drawn board (`find_board(..., glance=True)`) polishes the best region's fit
+    alone and searches no structure: where the board stands out, the fit the whole search finds."""
+    meta = json.loads((PHOTOS / f"{name}.json").read_text())
+    img, layout = read_image(PHOTOS / f"{name}.jpg"), get_layout(meta["game"])
+    searched = detect.find_board(img, layout, detection_pool())
+    finals: list[int] = []
+    outline_refine = detect.outline_refine
+
+    def counted_final(photo: np.ndarray, H: np.ndarray, layout: Any) -> np.ndarray:
+        finals.append(1)  # once for each candidate refined at full resolution
+        return outline_refine(photo, H, layout)
+
+    monkeypatch.setattr(detect, "outline_refine", counted_final)
+    monkeypatch.setattr(detect, "honeycomb_candidates", _never)
+    monkeypatch.setattr(detect, "line_candidates", _never)
+    glanced = detect.find_board(img, layout, detection_pool(), glance=True)
+    assert len(finals) == 1
+    assert error_units(glanced.H, searched.H, meta["game"]) < 1e-6
+    assert glanced.evidence == searched.evidence
+
+
+def test_a_glance_at_a_photo_of_another_board_polishes_one_fit() -> None:
+    """The whole search polished up to five fits of a pocket board as rings (ECC a third of a second each)."""
+    img = read_image(PHOTOS / "three-stones_3000.jpg")
+    finals: list[int] = []
+    outline_refine = detect.outline_refine
+
+    def counted_final(photo: np.ndarray, H: np.ndarray, layout: Any) -> np.ndarray:
+        finals.append(1)
+        return outline_refine(photo, H, layout)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(detect, "outline_refine", counted_final)
+        try:
+            detect.find_board(img, get_layout("rings"), detection_pool(), glance=True)
+        except VisionError:
+            pass
+    assert len(finals) == 1
