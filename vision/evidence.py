@@ -3,7 +3,8 @@ pixels, the usual name of a homography) puts them.
 
 Drawn boards (morris, rings) are judged by their drawn lines (`line_evidence`), the round edges
 of their stones when crowded (`stone_evidence`) and round markers on morris' points
-(`point_evidence`); an oriented board's way round by the ink of its engraved numbers
+(`point_evidence`), and morris' fit from its neighbours a unit off by the segments its lines leave
+undrawn (`pattern_contrast`); an oriented board's way round by the ink of its engraved numbers
 (`numbers_ink`); every board by the share of its outline where the photo changes colour
 (`outline_support`).  Pocket boards' round marks are `marks.grid_fit`'s.
 """
@@ -43,6 +44,8 @@ from .tuning import (
     OUTLINE_CORNER_SHARE,
     OUTLINE_REACH,
     OUTLINE_SAMPLES,
+    PATTERN_BAR,
+    PATTERN_CLEAR,
     POINT_MARKED,
     POINT_SIZES,
     STONE_EDGE,
@@ -205,6 +208,83 @@ def lines_everywhere(gray: np.ndarray, H: np.ndarray, layout: Layout, bar: float
     bar is a share of each fit's own samples: any fit passes 60% of them)."""
     _, off, peak = line_peak_values(gray, H, layout, 0.2)
     return float(((peak > bar) & (np.abs(off) <= LINE_TOL)).mean())
+
+
+@functools.lru_cache(maxsize=2)
+def pattern_segments(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Morris' unit segments (board units) as samples along their middles and their normals: those its lines
+    draw, and those a line never runs along -- the lattice's other unit segments inside the outer square
+    (the centre's gap, between the squares) and the lines' continuations past the outer square's corners and
+    middle points, where a fit a unit off finds the neighbouring lines running on.  Returns (drawn samples,
+    their normals, undrawn samples, their normals)."""
+    layout = get_layout(game)
+    Point = tuple[float, float]
+    drawn: set[tuple[Point, Point]] = set()
+    for start, end in drawn_lines(layout):
+        a, b = np.round(start), np.round(end)
+        step = np.sign(b - a)
+        for k in range(int(np.abs(b - a).max())):
+            p, q = a + k * step, a + (k + 1) * step
+            ends = sorted([(float(p[0]), float(p[1])), (float(q[0]), float(q[1]))])
+            drawn.add((ends[0], ends[1]))
+    lo, hi = np.round(layout.xy.min(0)).astype(int), np.round(layout.xy.max(0)).astype(int)
+    undrawn: list[tuple[Point, Point]] = []
+    for k in range(lo[1], hi[1] + 1):
+        for i in range(lo[0], hi[0]):
+            for (x0, y0), (x1, y1) in (((i, k), (i + 1, k)), ((k, i), (k, i + 1))):
+                seg = ((float(x0), float(y0)), (float(x1), float(y1)))
+                if seg not in drawn:
+                    undrawn.append(seg)
+    reach = float(LINE_INSET * np.abs(layout.outline).max())  # short of the board's edge
+    for out in np.round(layout.xy):
+        for axis in (0, 1):
+            if abs(out[axis]) == hi[0]:
+                past = out.copy()
+                past[axis] = np.sign(out[axis]) * reach
+                undrawn.append(((float(out[0]), float(out[1])), (float(past[0]), float(past[1]))))
+
+    def middles(segs) -> tuple[np.ndarray, np.ndarray]:
+        pts, nrm = [], []
+        for a, b in segs:
+            a, b = np.array(a, float), np.array(b, float)
+            e = (b - a) / np.linalg.norm(b - a)
+            for t in np.linspace(0.3, 0.7, 5):  # away from the points' stones
+                pts.append(a + t * (b - a))
+                nrm.append([-e[1], e[0]])
+        return np.array(pts), np.array(nrm)
+
+    return (*middles(sorted(drawn)), *middles(undrawn))
+
+
+def pattern_contrast(gray: np.ndarray, fits: list[np.ndarray], layout: Layout) -> list[float]:
+    """Morris: for each fit, the share of its drawn unit segments that show a line less the share of its undrawn
+    ones that do (`pattern_segments`), with one bar for all -- PATTERN_BAR of the first fit's drawn median: the
+    line strength the photo's lines show.  Near 1 on the right fit where lines show; a fit a unit off lays
+    undrawn segments on lines and drawn ones on gaps, so it scores far lower (wood grain or faint lines: both
+    near 0)."""
+    dp, dn, up, un = pattern_segments(layout.game)
+    s = LINE_S[layout.game]
+    fr = Frame(layout, s, margin=1.0)
+    offs = np.linspace(-PATTERN_CLEAR, PATTERN_CLEAR, 5)
+    bar = None
+    out = []
+    for H in fits:
+        maps = thin_lines(cv2.GaussianBlur(fr.warp(gray, H), (0, 0), 1.0), line_kernel(layout.game, s))
+        drawn_px, undrawn_px = (_across(fr, pts, nrm, offs) for pts, nrm in ((dp, dn), (up, un)))
+        ink = stronger_on(maps, drawn_px)
+        drawn, undrawn = (
+            cv2.remap(ink, px[..., 0], px[..., 1], cv2.INTER_LINEAR).max(1) for px in (drawn_px, undrawn_px)
+        )
+        if bar is None:
+            bar = PATTERN_BAR * float(np.median(drawn))
+        out.append(float((drawn > bar).mean() - (undrawn > bar).mean()))
+    return out
+
+
+def _across(fr: Frame, pts: np.ndarray, nrm: np.ndarray, offs: np.ndarray) -> np.ndarray:
+    """Pixels of `fr` at each sample moved by each of `offs` along its normal (samples x offsets x 2)."""
+    across = pts[:, None] + offs[None, :, None] * nrm[:, None]
+    return fr.to_px(across.reshape(-1, 2)).reshape(len(pts), len(offs), 2).astype(np.float32)
 
 
 def line_evidence(gray: np.ndarray, H: np.ndarray, layout: Layout, seen: np.ndarray | None = None) -> float:

@@ -31,7 +31,14 @@ from .classify import (
     names_of_two_hues,
     reading_in_doubt,
 )
-from .evidence import line_evidence, lines_bar, lines_everywhere, outline_support, samples_in_view
+from .evidence import (
+    line_evidence,
+    lines_bar,
+    lines_everywhere,
+    outline_support,
+    pattern_contrast,
+    samples_in_view,
+)
 from .memo import gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
 from .detect import Detection, drawing_fits, find_board
@@ -39,6 +46,7 @@ from .errors import VisionError
 from .io import read_image
 from .layouts import GAMES, Layout, get_layout
 from .marks import mark_grid
+from .linegraph import chroma_contrast
 from .memo import forget
 from .presence import rimmed_empties, rimless_stones
 from .tuning import (
@@ -65,6 +73,7 @@ from .tuning import (
     SURE_FIT,
     FAINT_LINES_SHOWN,
     POINT_KINDS_APART,
+    UNIT_APART,
 )
 
 LOOKALIKES = {"sage-stones": "three-stones"}  # game -> bigger board whose grid holds this one's
@@ -209,6 +218,7 @@ def _read(img: np.ndarray, game: str, t0: float) -> Reading:
         or off_the_points(img, H, layout)
         or a_step_in_doubt(img, det.H, layout)
         or faint_lines(img, det.H, layout)
+        or a_unit_in_doubt(img, det.H, layout)
     ):
         conf = [min(c, RENAMED_CONFIDENCE) for c in conf]
     cells = dict(zip(layout.ids, labels))
@@ -309,6 +319,27 @@ def faint_lines(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
         return False
     gray = gray32(img)
     return lines_everywhere(gray, H, layout, lines_bar(gray, H, layout)) < FAINT_LINES_SHOWN[layout.game]
+
+
+def a_unit_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
+    """Whether a morris fit beats its neighbours a unit off (`refine.lattice_steps`) by under UNIT_APART in its
+    drawn pattern (`evidence.pattern_contrast`), on the photo's gray and on its hue's copy (blue paint as
+    light as its wood shows only there: `linegraph.chroma_contrast`): a fit started a unit off stays there on
+    clear lines (its samples on other lines show as many lines as its own, hidden by stones: Blender 117004,
+    119003, dev 91000), and only the undrawn segments -- the centre's gap, the lines' ends at the outer square
+    -- tell it; where they cannot (faint lines, wood grain as strong as the lines) the fit is in doubt too."""
+    if layout.game not in UNIT_APART:
+        return False
+    steps = [np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in lattice_steps(layout.game)]
+    own, *others = pattern_contrast(gray32(img), [H, *(H @ step for step in steps)], layout)
+    if own - max(others) >= UNIT_APART[layout.game]:
+        return False
+    scale = min(1.0, MID_SIDE / max(img.shape[:2]))  # the hue's copy at the line search's size: a tenth the CPU
+    mid, on_mid = (shrunk(img, MID_SIDE) if scale < 1 else img), np.diag([scale, scale, 1.0]) @ H
+    own, *others = pattern_contrast(
+        chroma_contrast(mid).astype(np.float32), [on_mid, *(on_mid @ step for step in steps)], layout
+    )
+    return own - max(others) < UNIT_APART[layout.game]
 
 
 def _quality(det: Detection, game: str) -> float:

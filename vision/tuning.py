@@ -251,6 +251,14 @@ SURE_FIT = {"rings": 0.45}
 # the line evidence (`refine.on_the_lattice`), and as a fit a unit off cannot be told (Blender 117005: 0.06
 # right, 0.23 a unit off) every cell is at most RENAMED_CONFIDENCE sure (`pipeline.faint_lines`)
 FAINT_LINES_SHOWN = {"morris": 0.25}
+# morris' pattern, drawn against undrawn (`evidence.pattern_contrast`): on the right fit the drawn unit segments
+# show a line and the undrawn ones (the centre's gap, between the squares, past the outer square's ends) do not;
+# a unit off swaps many of them.  Truth fits beat their unit-off neighbours by 0.40-0.88 (gray or hue copy, 58
+# photos of Blender 115, 117, 119, dev 91, wide; Blender 119003, grain as strong as its lines: 0.09), a truth moved
+# a unit beats them by 0.07 at most; under UNIT_APART every cell is at most RENAMED_CONFIDENCE sure
+PATTERN_BAR = 0.5  # share of the drawn segments' median line strength a segment's line needs to count
+PATTERN_CLEAR = 0.06  # board units either side of a segment where its line may lie
+UNIT_APART = {"morris": 0.25}
 # Stones read empty, found per photo (presence.py): the cells read empty split into two look groups
 # (colour, cast shadow, lines at the foot, each in its unit below) and the raised one is stones
 PRESENCE_GAMES = ("morris", "three-stones", "sage-stones")  # rings' crowded boards have stages of their own

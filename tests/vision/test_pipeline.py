@@ -24,6 +24,7 @@ from vision.errors import VisionError
 from vision.layouts import get_layout, misread
 from vision.io import read_image
 from vision.pipeline import (
+    a_unit_in_doubt,
     Reading,
     _accept,
     a_step_in_doubt,
@@ -187,6 +188,29 @@ def test_a_morris_fit_is_doubted_where_its_lines_show_at_few_of_its_samples():
         if faint:
             off = truth @ np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
             assert faint_lines(img, off, get_layout("morris"))
+
+
+@pytest.mark.parametrize("name", ["morris_b117004", "morris_b115002", "morris_91005"])
+def test_a_morris_fit_a_unit_off_is_told_by_the_undrawn_segments(name):
+    # clear lines: a fit a unit off lays many of its drawn samples on other lines (Blender 117004's start stayed
+    # a unit off, sure); its undrawn segments -- the centre's gap, past the outer square's ends -- then show
+    # lines, and the right fit beats all four of its unit-off neighbours clearly
+    meta = json.loads((HARD / f"{name}.json").read_text())
+    img = cv2.imread(str(HARD / meta["image"]))
+    assert img is not None
+    layout = get_layout("morris")
+    truth = true_fit(meta)
+    assert not a_unit_in_doubt(img, truth, layout)
+    for dx, dy in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)):
+        assert a_unit_in_doubt(img, truth @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]), layout)
+
+
+def test_a_morris_fit_whose_pattern_hardly_beats_a_unit_off_marks_every_cell():
+    # Blender seed 119 (003): lines on light wood hardly stronger than its grain; two stones' colours read swapped
+    # (those two marked), 22 cells sure.  The drawn pattern tells the fit from its unit-off neighbours by under
+    # UNIT_APART, so a unit off could not be told either: every cell marked
+    meta, reading = read_hard("morris_b119003")
+    assert max(reading.confidence.values()) < CHECK_BELOW
 
 
 def test_big_dark_dots_read_as_black_glass_show_the_lines_the_stones_hide():
