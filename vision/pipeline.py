@@ -48,6 +48,7 @@ from .layouts import GAMES, Layout, get_layout
 from .marks import mark_grid
 from .linegraph import chroma_contrast
 from .memo import forget
+from .missing import missing_colour_found
 from .presence import rimmed_empties, rimless_stones
 from .tuning import (
     BRIGHT_MEAN,
@@ -247,6 +248,10 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         labels, conf = harmonize(labels, conf, feats)
     if layout.marks == "pocket":
         P, allowed = class_votes(feats, layout)
+        # a colour the box all but surely shows, missing: the forest took its stones for one of the pockets' looks
+        labels, conf = missing_colour_found(
+            labels, conf, feats, P[:, 0], layout.stone_set, np.asarray(layout.xy, float)
+        )
         labels, conf = coloured_glass_named_black(labels, conf, feats, P, [CLASSES[k] for k in allowed])
         conf = darkest_hue_may_be_black(labels, conf, feats, [CLASSES[k] for k in allowed])
         conf = names_mostly_in_doubt(labels, names_of_two_hues(labels, conf, feats))

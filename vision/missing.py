@@ -1,0 +1,83 @@
+"""A colour of the set a pocket board's reading leaves out, found among the cells read empty.
+
+Stones drawn from a box of 30 black, 30 white and 12 clear hold every colour once there are a dozen of
+them; a reading of forty stones with no white one took the white stones for something else, and on
+a pocket board the forest's likeliest mistake is the empty pocket (Blender dev 117006: 25 white glass
+stones on light wood read empty beside 18 black; 117003: 18 white glass on paper printed with rings).
+The cells read empty are then two looks, the pockets' one and the stones', scattered among each other
+as a game places stones, where without the missing colour two such looks could be a lamp's two halves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .classify import ABSENT_COLOUR_CHANCE, MIN_LOOK
+from .naming import LIT_REGIONS, colour_space, region_kappa
+from .tuning import EMPTY_LOOKS_TIGHT, RENAMED_CONFIDENCE
+
+
+def chance_missing(colour: str, drawn: int, stone_set: Mapping[str, int]) -> float:
+    """The chance that `drawn` stones taken at random from the box (`stone_set`: colour -> how many) hold no
+    stone of `colour` (1 when the set is not counted)."""
+    total = sum(stone_set.values())
+    if not total or drawn > total:
+        return 1.0 if not total else 0.0
+    return math.comb(total - stone_set[colour], drawn) / math.comb(total, drawn)
+
+
+def colour_looks(colours: np.ndarray) -> np.ndarray | None:
+    """Two-means on colour rows (from the darkest and the lightest): the boolean split when the two groups stand
+    `EMPTY_LOOKS_TIGHT` times their spread apart, else None.  No floor on the distance: the missing colour
+    already says one of the looks is stones, and glass takes on the pockets' colour, all but its tint."""
+    order = np.argsort(colours[:, 0])
+    centres = np.stack([colours[order[0]], colours[order[-1]]])
+    side = np.zeros(len(colours), bool)
+    for _ in range(10):
+        side = np.linalg.norm(colours - centres[1], axis=1) < np.linalg.norm(colours - centres[0], axis=1)
+        if side.all() or not side.any():
+            return None
+        centres = np.stack([colours[~side].mean(0), colours[side].mean(0)])
+    if min(side.sum(), (~side).sum()) < MIN_LOOK:
+        return None
+    apart = float(np.linalg.norm(centres[1] - centres[0]))
+    spread = max(float(np.median(np.linalg.norm(colours[g] - centres[k], axis=1))) for k, g in enumerate((~side, side)))
+    return side if apart >= EMPTY_LOOKS_TIGHT * spread else None
+
+
+def missing_colour_found(
+    labels: Sequence[str | None],
+    conf: Sequence[float],
+    feats: np.ndarray,
+    empty_share: np.ndarray,
+    stone_set: Mapping[str, int],
+    where: np.ndarray,
+) -> tuple[list[str | None], list[float]]:
+    """The labels and confidences after, where a colour of the set is missing that a random draw of as many
+    stones would hold all but surely (`ABSENT_COLOUR_CHANCE`), the cells read empty form two colour looks
+    (`colour_looks`) scattered among each other (`naming.region_kappa` under `LIT_REGIONS`), and the look the
+    forest doubts more (mean `empty_share`, the forest's vote for empty) fits in the box's count of that colour,
+    that look is read as the missing colour, marked for checking.  Of several missing colours the least
+    likely is taken."""
+    labels, conf = list(labels), list(conf)
+    drawn = sum(1 for label in labels if label is not None)
+    missing = [c for c in stone_set if c not in labels and chance_missing(c, drawn, stone_set) < ABSENT_COLOUR_CHANCE]
+    empty = np.array([i for i, label in enumerate(labels) if label is None], int)
+    if not missing or len(empty) < 2 * MIN_LOOK:
+        return labels, conf
+    colour = min(missing, key=lambda c: chance_missing(c, drawn, stone_set))
+    side = colour_looks(colour_space(feats[empty, :3].astype(np.float64)))
+    if side is None:
+        return labels, conf
+    one, other = empty[side], empty[~side]
+    if empty_share[one].mean() > empty_share[other].mean():
+        one, other = other, one
+    if len(one) > stone_set[colour] or region_kappa(one, other, where) >= LIT_REGIONS:
+        return labels, conf
+    for i in one:
+        labels[i] = colour
+        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return labels, conf
