@@ -474,10 +474,3 @@ def rimmed_empties(
     for i in empty[rimmed | doubted]:
         conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
-    rim, shade = (feats[:, names.index(n)].astype(np.float64) for n in ("ringgrad", "shade"))
-    rimmed = (rim[empty] >= RIM_APART * np.median(rim[empty])) & (shade[empty] >= RIM_APART * np.median(shade[empty]))
-    labels, conf = list(labels), list(conf)
-    for i in empty[rimmed]:
-        labels[i] = stone_names[int(np.argmax(P[i, 1:]))]
-        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
-    return labels, conf
