@@ -48,7 +48,7 @@ from .layouts import GAMES, Layout, get_layout
 from .marks import mark_grid
 from .linegraph import chroma_contrast
 from .memo import forget
-from .presence import rimmed_empties, rimless_stones
+from .presence import inked_empties, rimmed_empties, rimless_stones
 from .tuning import (
     BRIGHT_MEAN,
     CHECK_BELOW,
@@ -259,6 +259,7 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         votes, allowed = class_votes(feats, layout)
         stone_names = [CLASSES[k] for k in allowed[1:]]
         labels, conf = rimmed_empties(labels, conf, votes, stone_names, feats, feature_names())
+        conf = inked_empties(labels, conf, feats, feature_names())
     return labels, conf
 
 
