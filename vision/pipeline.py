@@ -49,7 +49,7 @@ from .marks import mark_grid
 from .linegraph import chroma_contrast
 from .memo import forget
 from .missing import missing_colour_found
-from .presence import rimmed_empties, rimless_stones
+from .presence import inked_empties, rimmed_empties, rimless_stones
 from .tuning import (
     BRIGHT_MEAN,
     CHECK_BELOW,
@@ -264,6 +264,7 @@ def read_cells(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[list[str
         votes, allowed = class_votes(feats, layout)
         stone_names = [CLASSES[k] for k in allowed[1:]]
         labels, conf = rimmed_empties(labels, conf, votes, stone_names, feats, feature_names())
+        conf = inked_empties(labels, conf, feats, feature_names())
     return labels, conf
 
 

@@ -242,6 +242,10 @@ RIM_CLEAR = 2.5  # a clear rim: this many times the board's mean gradient (matte
 RIM_APART = 2.5  # a rimless cell shows at most 1/RIM_APART of its colour's faintest clear rim
 RIM_EMPTIES = 8  # cells read empty, at least, for their median to be the empty points' look (`rimmed_empties`)
 EMPTIES_LOOK_SHARE = 25  # percentile of the cells read empty still an empty point's look when half are stones
+# a cell read empty whose thin strokes at the foot (`foot_ink`) are this many times the median of the photo's cells
+# read empty stands apart from the empty points' look: marked (`presence.inked_empties`).  Empty points show up to
+# 5.7 times (Blender 119's 007 and 010, true fits), white glossy stones read empty 10.6-16.4 (119's 009)
+FOOT_INK_APART = 8.0
 # a drawn board's marks shown less clearly than this where the fit puts them: the fit may be a whole
 # lattice step off (rings' circles and locations repeat), so every cell is at most RENAMED_CONFIDENCE sure
 SURE_FIT = {"rings": 0.45}

@@ -166,6 +166,15 @@ def test_a_stone_the_forest_leans_empty_shows_a_rim_and_a_shaded_body(name):
     assert any(reading.confidence[pid] < CHECK_BELOW for pid, c in reading.cells.items() if c == "white")
 
 
+def test_white_glossy_stones_read_empty_that_mirror_the_lines_are_marked():
+    # Blender seed 119 (009): white glossy domes on a pale mat under a ceiling lamp; the forest read four of
+    # them empty, three sure.  They mirror the lines and their own edge as thin strokes at their foot, ten
+    # times and more what the photo's empty points show (`presence.inked_empties`): still empty, marked
+    meta, reading = read_hard("morris_b119009")
+    wrong = misread("morris", reading.cells, meta["cells"])
+    assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
 def test_white_glass_on_ivory_on_faint_lines_is_read_with_every_doubt_marked():
     # Blender seed 117 (005): thin gold lines on ivory paint, nine white glass stones.  The walk onto the
     # lattice followed the stones' edges a unit off the faint lines and the photo was refused; on the right
