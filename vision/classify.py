@@ -22,6 +22,7 @@ import numpy as np
 
 from .camera import raised
 from .drawn import lines_shown
+from .fit import gradient_magnitude
 from .flat import flat_colours, stones_unlike_the_pockets
 from .frame import Frame
 from .layouts import Layout
@@ -181,7 +182,7 @@ def cell_features(img: np.ndarray, H: np.ndarray, layout: Layout) -> tuple[np.nd
     else:
         L_foot = L
     g = cv2.GaussianBlur(L, (0, 0), 1.0)
-    grad = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    grad = gradient_magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
     # specular highlights: small bright spots above their surroundings
     spot_map = L - cv2.GaussianBlur(L, (0, 0), 0.35 * PX_PER_RADIUS)
     lap = np.abs(cv2.Laplacian(cv2.GaussianBlur(L, (0, 0), 0.8), cv2.CV_32F))
