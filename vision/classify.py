@@ -834,26 +834,6 @@ def coloured_glass_named_black(
     return labels, conf
 
 
-def darkest_hue_may_be_black(
-    labels: Sequence[str | None], conf: Sequence[float], feats: np.ndarray, classes: Sequence[str]
-) -> list[float]:
-    """The confidences after the darkest name's stones (median body colour, `MIN_LOOK` stones or more a name) are
-    marked for checking when it is the least colourful hued name and no stone reads black though the set has it:
-    black glass under a window shows the sky's blue over its dome (Blender dev 117003: nine read blue, sure)."""
-    conf = list(conf)
-    names = feature_names()
-    body = feats[:, [names.index(n) for n in ("body_L", "body_a", "body_b")]].astype(np.float64)
-    cells = {n: [i for i, label in enumerate(labels) if label == n] for n in set(labels) - {None}}
-    cells = {n: at for n, at in cells.items() if len(at) >= MIN_LOOK}
-    chroma = {n: float(np.median(np.hypot(*body[at, 1:].T))) for n, at in cells.items() if n not in HUELESS}
-    if "black" not in classes or "black" in labels or not chroma:
-        return conf
-    darkest = min(cells, key=lambda n: float(np.median(body[cells[n], 0])))
-    for i in cells[darkest] if chroma.get(darkest, np.inf) <= min(chroma.values()) else []:
-        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
-    return conf
-
-
 # How unlikely a reading's counts may be under a random draw from the box before the reading is doubted: a
 # colour of the set missing from this many stones happens once in a thousand photos of a game drawn from the
 # pouch (three-stones' own mode); a reading that improbable more likely took that colour for another name.

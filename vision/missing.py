@@ -6,6 +6,7 @@ a pocket board the forest's likeliest mistake is the empty pocket (Blender dev 1
 stones on light wood read empty beside 18 black; 117003: 18 white glass on paper printed with rings).
 The cells read empty are then two looks, the pockets' one and the stones', scattered among each other
 as a game places stones, where without the missing colour two such looks could be a lamp's two halves.
+A missing black may instead have been named by a colour its glass shows (`darkest_hue_may_be_black`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .classify import ABSENT_COLOUR_CHANCE, MIN_LOOK
-from .naming import LIT_REGIONS, colour_space, region_kappa
+from .classify import ABSENT_COLOUR_CHANCE, MIN_LOOK, feature_names
+from .naming import HUELESS, LIT_REGIONS, colour_space, region_kappa
 from .tuning import EMPTY_LOOKS_TIGHT, RENAMED_CONFIDENCE
 
 
@@ -81,3 +82,23 @@ def missing_colour_found(
         labels[i] = colour
         conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
     return labels, conf
+
+
+def darkest_hue_may_be_black(
+    labels: Sequence[str | None], conf: Sequence[float], feats: np.ndarray, classes: Sequence[str]
+) -> list[float]:
+    """The confidences after the darkest name's stones (median body colour, `MIN_LOOK` stones or more a name) are
+    marked for checking when it is the least colourful hued name and no stone reads black though the set has it:
+    black glass under a window shows the sky's blue over its dome (Blender dev 117003: nine read blue, sure)."""
+    conf = list(conf)
+    names = feature_names()
+    body = feats[:, [names.index(n) for n in ("body_L", "body_a", "body_b")]].astype(np.float64)
+    cells = {n: [i for i, label in enumerate(labels) if label == n] for n in set(labels) - {None}}
+    cells = {n: at for n, at in cells.items() if len(at) >= MIN_LOOK}
+    chroma = {n: float(np.median(np.hypot(*body[at, 1:].T))) for n, at in cells.items() if n not in HUELESS}
+    if "black" not in classes or "black" in labels or not chroma:
+        return conf
+    darkest = min(cells, key=lambda n: float(np.median(body[cells[n], 0])))
+    for i in cells[darkest] if chroma.get(darkest, np.inf) <= min(chroma.values()) else []:
+        conf[i] = round(min(conf[i], RENAMED_CONFIDENCE), 3)
+    return conf

@@ -24,7 +24,6 @@ from .classify import (
     class_votes,
     classify,
     coloured_glass_named_black,
-    darkest_hue_may_be_black,
     feature_names,
     harmonize,
     names_mostly_in_doubt,
@@ -48,7 +47,7 @@ from .layouts import GAMES, Layout, get_layout
 from .marks import mark_grid
 from .linegraph import chroma_contrast
 from .memo import forget
-from .missing import missing_colour_found
+from .missing import darkest_hue_may_be_black, missing_colour_found
 from .presence import inked_empties, rimmed_empties, rimless_stones
 from .tuning import (
     BRIGHT_MEAN,

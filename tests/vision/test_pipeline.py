@@ -350,7 +350,7 @@ def test_black_glass_that_shows_the_skys_blue_read_blue_is_marked_for_checking()
     # Blender seed 117: black glass under a window shows the sky's blue over its whole dome, as dark as blue glass,
     # beside orange, green and purple glass and no stone read black: the nine read blue, sure.  The darkest name,
     # the least colourful of the hued ones, with black in the set and none read, may be black
-    # (`classify.darkest_hue_may_be_black`): marked for checking
+    # (`missing.darkest_hue_may_be_black`): marked for checking
     meta, reading = read_hard("sage-stones_b117003")
     wrong = misread("sage-stones", reading.cells, meta["cells"])
     assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
