@@ -258,16 +258,12 @@ def _board_rules(
     sizes: np.ndarray,
     stones: np.ndarray | None,
     bare: np.ndarray | None,
-    marks: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What a board allows a naming (`name_groups`): which pairs of groups are two colours, which groups may be
-    empty, and which are empty.  The board's flat marks (`marks`, `presence.flat_among_raised`) are its
-    empty look when there are any: what else leans empty is stones of the board's colour."""
+    empty, and which are empty."""
     main = empty_look(evidence, sizes)
     if stones is not None and bare is not None and stones[main] and bare.any():
         main = empty_look(evidence, sizes, bare)  # the forest's empty look hides the lines other points show
-    if marks is not None and marks.any():
-        main = empty_look(evidence, sizes, marks)
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     apart = ((between >= DISTINCT_APART) | two_hues(centres)) & ~one_hue(centres)
     family = between[main] < EMPTY_FAMILY
@@ -288,7 +284,6 @@ def name_groups(
     misfit: np.ndarray | None = None,
     bare: np.ndarray | None = None,
     fixed: list[int] | None = None,
-    marks: np.ndarray | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """Each group's class and how clearly it won (log-evidence per cell over the best naming that
     gives the group another class).  The empty points are one look (`empty_look`), and only groups
@@ -297,8 +292,8 @@ def name_groups(
     look when the forest's hides the lines (frosted white stones it reads empty beside dark dots).
     With `misfit` (per group and class, in evidence per cell) the names are chosen on the evidence
     less the misfit, and a name stands only as clearly as it wins on both; `fixed` names the groups so, and
-    only their margins are measured; `marks` as `_board_rules` takes them."""
-    apart, family, empties = _board_rules(evidence, centres, sizes, stones, bare, marks)
+    only their margins are measured."""
+    apart, family, empties = _board_rules(evidence, centres, sizes, stones, bare)
     weighed = [evidence] if misfit is None else [evidence - sizes[:, None] * misfit, evidence]
     best_names = fixed if fixed is not None else _best_naming(weighed[0], apart, family, empties)[1]
     margins = np.full(len(evidence), np.inf)
@@ -430,7 +425,6 @@ def name_with_light(
     classes: list[str],
     plain: list[int],
     bare: np.ndarray | None = None,
-    marks: np.ndarray | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """The groups' names and light chosen together: each naming the groups allow is judged by its summed
     evidence less what each group's name misfits under the light the other groups' names imply
@@ -439,7 +433,7 @@ def name_with_light(
     imply).  Margins as `name_groups` gives them, and no wider than the best naming giving the group
     another name wins by.  Falls back on naming once with the light of the names `plain` when there
     are too many namings to judge."""
-    apart, family, empties = _board_rules(evidence, centres, sizes, stones, bare, marks)
+    apart, family, empties = _board_rules(evidence, centres, sizes, stones, bare)
     # the light names colours, not what stands on the board: a group first named empty or clear stays so,
     # and a group first named a colour takes a colour (a black group added to the light's sources shifts it)
     coloured = _named_log_light(classes)
@@ -447,7 +441,7 @@ def name_with_light(
     keep = np.array([k not in coloured for k in plain])
     namings = _namings(evidence, sizes, apart, family, empties, keep, np.array(plain), named)
     if not namings:
-        return name_groups(evidence, centres, sizes, stones, light_penalty(plain, lab, classes), bare, marks=marks)
+        return name_groups(evidence, centres, sizes, stones, light_penalty(plain, lab, classes), bare)
     rows = np.arange(len(evidence))
     scores = np.array(
         [
@@ -456,7 +450,7 @@ def name_with_light(
         ]
     )
     best = namings[int(np.argmax(scores))]
-    _, margins = name_groups(evidence, centres, sizes, stones, bare=bare, fixed=best, marks=marks)
+    _, margins = name_groups(evidence, centres, sizes, stones, bare=bare, fixed=best)
     for g, k in enumerate(best):
         rivals = [s for s, n in zip(scores, namings) if n[g] != k]
         if rivals:
@@ -524,10 +518,10 @@ def name_by_groups(
         bare |= lit
     sizes = np.array([len(g) for g in groups], float)
     medians = np.stack([np.median(lab[g], 0) for g in groups])
-    names, margins = name_groups(evidence, centres, sizes, stones, bare=bare, marks=flat)
+    names, margins = name_groups(evidence, centres, sizes, stones, bare=bare)
     names, _ = by_hue(names, centres, sizes, classes)
     # named again, each naming with the light it implies taken out of each group's colour
-    names, margins = name_with_light(evidence, centres, sizes, stones, medians, classes, names, bare, flat)
+    names, margins = name_with_light(evidence, centres, sizes, stones, medians, classes, names, bare)
     names, hued = by_hue(names, centres, sizes, classes)
     margins[hued] = 0.0  # named against the forest's votes: checked
     misfits = colour_doubts(names, medians, classes) | no_other_name(names)

@@ -354,9 +354,7 @@ def flat_among_raised(
     shaded across their bodies, a printed dot or the plain board is not: where every group the forest
     reads as stones (`empty_share` per cell under a half) but one is clearly domes, that one, far less
     shaded than the least shaded of them and no smaller than any group read empty, is the board's marks,
-    whatever the forest reads it as.  Where several are not domes (frosted or matte stones shade softly),
-    the one shaded under `FLAT_SHARE` of every other's median is that one (big light dots beside frosted
-    stones: Blender 117009, 0.18 against 2.39 and up).
+    whatever the forest reads it as.
     Neither, for every group, on other photos: disc-shaped stones are shaded unevenly (some of a
     colour look domed, most flat), so a photo of them shows stone groups of both looks."""
     shade = feats[:, names.index("shade")].astype(np.float64)
@@ -365,9 +363,6 @@ def flat_among_raised(
     domes = read_stones & np.array([_domed(shade[g]) for g in groups])
     odd = np.flatnonzero(read_stones & ~domes)
     nothing = np.zeros(len(groups), bool)
-    if len(odd) > 1:  # stones of a softer finish look flat too: the marks are the group far flatter than them all
-        flattest = odd[np.argsort(median[odd])]
-        odd = flattest[:1] if median[flattest[0]] <= FLAT_SHARE * median[flattest[1]] else odd
     if len(odd) != 1 or not domes.any():
         return groups, nothing, nothing.copy()
     k = int(odd[0])

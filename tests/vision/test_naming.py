@@ -351,19 +351,6 @@ def test_flat_dots_beside_domed_stones_are_empty_whatever_the_forest_reads():
     assert named.doubted[:100].all()  # named against the forest: checked
 
 
-def test_light_dots_far_flatter_than_softly_shaded_stones_are_the_empty_points():
-    # Blender 117009: big light dots at the empty points of dark jatoba, read white; frosted yellow and
-    # red stones shade softly (not domes), and the red, the board's colour, lean empty.  The dots are
-    # shaded far less than every other group (0.18 against 2.4 and up): the board's marks, the empty look,
-    # and the red, far from it in colour, are stones
-    dark_red, yellow = (22.0, 42.0, 30.0), (80.0, -7.0, 79.0)
-    colours = cells((LIGHT_DOT, 40), (yellow, 60), (BLUE_STONE, 50), (dark_red, 60))
-    P = votes(({WHITE: 0.85}, 40), ({YELLOW: 0.85}, 60), ({BLUE: 0.85}, 50), ({EMPTY: 0.45, RED: 0.4}, 60))
-    shade = [0.2] * 40 + [2.4] * 60 + [9.0] * 50 + [5.0] * 60
-    named = name_by_groups(P, P, colours, COLUMNS, body(colours, shade=shade))
-    assert named.best.tolist() == [EMPTY] * 40 + [YELLOW] * 60 + [BLUE] * 50 + [RED] * 60
-
-
 def test_a_colour_of_disc_stones_shaded_unevenly_is_not_taken_for_marks():
     # disc-shaped stones show their side to the light unevenly: some of a colour look domed, most flat;
     # no colour group is domes as a whole, so no group is the board's marks
