@@ -657,6 +657,14 @@ def near_other_names(names: list[int], centres: np.ndarray) -> np.ndarray:
     return (near(centres) & other).any(1)
 
 
+def _lone_cells(groups: list[np.ndarray], own: np.ndarray) -> np.ndarray:
+    """The cells read as stones that no named group holds (too few like them, `MIN_GROUP`); none when
+    there is no group to set them beside."""
+    if not groups:
+        return np.zeros(0, int)
+    return np.setdiff1d(np.flatnonzero(own != EMPTY), np.concatenate(groups))
+
+
 def lone_cells_in_doubt(
     groups: list[np.ndarray], names: list[int], in_doubt: np.ndarray, colours: np.ndarray, own: np.ndarray
 ) -> np.ndarray:
@@ -665,9 +673,8 @@ def lone_cells_in_doubt(
     that bears another stone name: it is one of them, split off by the light, and no surer than they
     are (Blender dev 115002: four sunlit yellow glass stones read orange, sure, beside a doubted group)."""
     doubted = np.zeros(len(colours), bool)
-    grouped = np.concatenate(groups) if groups else np.zeros(0, int)
-    lone = np.setdiff1d(np.flatnonzero(own != EMPTY), grouped)
-    if not len(lone) or not groups:
+    lone = _lone_cells(groups, own)
+    if not len(lone):
         return doubted
     centres = np.stack([colours[g].mean(0) for g in groups])
     named = np.array(names)
@@ -684,9 +691,8 @@ def lone_cells_joined(groups: list[np.ndarray], names: list[int], colours: np.nd
     rings_002: two sunlit orange stones read yellow beside fifty orange ones).  It stays marked for checking
     (`lone_cells_in_doubt`: it stands near a group of another name than its own reading)."""
     joined = own.copy()
-    grouped = np.concatenate(groups) if groups else np.zeros(0, int)
-    lone = np.setdiff1d(np.flatnonzero(own != EMPTY), grouped)
-    if not len(lone) or not groups:
+    lone = _lone_cells(groups, own)
+    if not len(lone):
         return joined
     centres = np.stack([colours[g].mean(0) for g in groups])
     named = np.array(names)

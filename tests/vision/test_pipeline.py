@@ -97,6 +97,25 @@ def read_hard(name: str) -> tuple[dict, Reading]:
     return meta, read_board(HARD / meta["image"], meta["game"])
 
 
+def _rings_read_near_right_and_a_step_off_doubted(name: str) -> None:
+    """A hard rings photo read right but for a dozen cells, none of them sure; and its true fit moved a
+    lattice step, where the lines barely show, has every cell checked (`pipeline.a_step_in_doubt`)."""
+    meta, reading = read_hard(name)
+    wrong = misread("rings", reading.cells, meta["cells"])
+    assert len(wrong) <= 12
+    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    step = lattice_steps("rings")[0]
+    off = true_fit(meta) @ np.array([[1.0, 0.0, step[0]], [0.0, 1.0, step[1]], [0.0, 0.0, 1.0]])
+    assert a_step_in_doubt(read_image(HARD / meta["image"]), off, get_layout("rings"))
+
+
+def assert_read_wrong_and_marked(name: str) -> None:
+    """A hard photo the reader still gets wrong, every wrong cell marked for checking (none sure)."""
+    meta, reading = read_hard(name)
+    wrong = misread(meta["game"], reading.cells, meta["cells"])
+    assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+
+
 @pytest.mark.parametrize("name", ["rings_15003", "sage-stones_7013"])
 def test_a_colour_the_forest_doubts_is_read_by_its_look_on_the_photo(name):
     # every white stone of these photos gets under two thirds of the forest's votes and most
@@ -170,9 +189,7 @@ def test_white_glossy_stones_read_empty_that_mirror_the_lines_are_marked():
     # Blender seed 119 (009): white glossy domes on a pale mat under a ceiling lamp; the forest read four of
     # them empty, three sure.  They mirror the lines and their own edge as thin strokes at their foot, ten
     # times and more what the photo's empty points show (`presence.inked_empties`): still empty, marked
-    meta, reading = read_hard("morris_b119009")
-    wrong = misread("morris", reading.cells, meta["cells"])
-    assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert_read_wrong_and_marked("morris_b119009")
 
 
 def test_white_glass_on_ivory_on_faint_lines_is_read_with_every_doubt_marked():
@@ -351,9 +368,7 @@ def test_black_glass_that_shows_the_skys_blue_read_blue_is_marked_for_checking()
     # beside orange, green and purple glass and no stone read black: the nine read blue, sure.  The darkest name,
     # the least colourful of the hued ones, with black in the set and none read, may be black
     # (`missing.darkest_hue_may_be_black`): marked for checking
-    meta, reading = read_hard("sage-stones_b117003")
-    wrong = misread("sage-stones", reading.cells, meta["cells"])
-    assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert_read_wrong_and_marked("sage-stones_b117003")
 
 
 def test_dark_red_glass_read_black_is_named_by_the_colour_it_shows_beside_black_glass():
@@ -486,14 +501,7 @@ def test_flat_dots_beside_domed_stones_are_the_boards_marks(name):
     # on forest-green paint, with glossy white, orange and black stones, read black while the white
     # stones read empty.  The stones are domes, shaded across their bodies under the light; the dots
     # are flat (`presence.flat_among_raised`).  What is left wrong is marked for checking
-    meta, reading = read_hard(name)
-    wrong = misread("rings", reading.cells, meta["cells"])
-    assert len(wrong) <= 12
-    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
-    # a fit left a step off, where its lines barely show, has every cell checked (`pipeline.a_step_in_doubt`)
-    step = lattice_steps("rings")[0]
-    off = true_fit(meta) @ np.array([[1.0, 0.0, step[0]], [0.0, 1.0, step[1]], [0.0, 0.0, 1.0]])
-    assert a_step_in_doubt(read_image(HARD / meta["image"]), off, get_layout("rings"))
+    _rings_read_near_right_and_a_step_off_doubted(name)
 
 
 @pytest.mark.parametrize("name", ["rings_95010", "rings_97053"])
@@ -560,14 +568,7 @@ def test_a_fit_its_stones_hold_a_lattice_step_off_is_moved_back_by_its_outline()
     # well, and 68 cells were read wrong and sure (then all checked, `pipeline.a_step_in_doubt`).  Only
     # the outline tells the step: a step away it shows a clean edge all round, 0.19 more of it than on
     # the fit (`refine.onto_the_board`), and there the board is read right but for a few cells, none sure
-    meta, reading = read_hard("rings_95018")
-    wrong = misread("rings", reading.cells, meta["cells"])
-    assert len(wrong) <= 12
-    assert all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
-    # a fit left a step off, where its lines barely show, has every cell checked (`pipeline.a_step_in_doubt`)
-    step = lattice_steps("rings")[0]
-    off = true_fit(meta) @ np.array([[1.0, 0.0, step[0]], [0.0, 1.0, step[1]], [0.0, 0.0, 1.0]])
-    assert a_step_in_doubt(read_image(HARD / meta["image"]), off, get_layout("rings"))
+    _rings_read_near_right_and_a_step_off_doubted("rings_95018")
 
 
 def test_a_fit_whole_lattice_steps_off_the_board_is_moved_back_by_its_outline():
@@ -672,9 +673,7 @@ def test_a_pocket_boards_fit_found_on_its_stones_is_read_on_the_board():
 
 def test_a_fit_found_on_the_stones_is_never_read_sure_wrong():
     # what the reading can promise today: every cell of that misplaced fit is marked for checking
-    meta, reading = read_hard("three-stones_81014")
-    wrong = misread(meta["game"], reading.cells, meta["cells"])
-    assert wrong and all(reading.confidence[pid] < CHECK_BELOW for pid in wrong)
+    assert_read_wrong_and_marked("three-stones_81014")
 
 
 @pytest.mark.parametrize("game, renamed", [("rings", False), ("sage-stones", True)])

@@ -88,17 +88,23 @@ def test_too_few_marks_have_no_consensus() -> None:
     assert consensus_homography(src[:3], dst[:3], 3.0) == (None, None)
 
 
-def test_a_fit_on_faint_lines_is_not_walked_off_them_by_the_stones_edges() -> None:
-    """Blender seed 117 (005): thin gold lines on ivory paint, white glass and black stones.  The lines'
-    peaks are under the bar `lines_everywhere` counts (2.0), so the walk counted stones' and the board's
-    edges, and a step one unit off showed more of them: the fit left the lines (line evidence 1.0 ->
-    0.74) and the photo was refused.  A step must keep the lines where the fit puts them."""
-    meta = json.loads((HARD / "morris_b117005.json").read_text())
+def _hard_morris(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A hard morris photo's grey levels (float32) and its true fit, from the truth's location pixels."""
+    meta = json.loads((HARD / f"{name}.json").read_text())
     board = np.array([MORRIS.xy[MORRIS.ids.index(pid)] for pid in meta["cell_px"]], np.float64)
     truth, _ = cv2.findHomography(board, np.array(list(meta["cell_px"].values()), np.float64), 0)
     photo = cv2.imread(str(HARD / meta["image"]))
     assert photo is not None
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return gray, truth
+
+
+def test_a_fit_on_faint_lines_is_not_walked_off_them_by_the_stones_edges() -> None:
+    """Blender seed 117 (005): thin gold lines on ivory paint, white glass and black stones.  The lines'
+    peaks are under the bar `lines_everywhere` counts (2.0), so the walk counted stones' and the board's
+    edges, and a step one unit off showed more of them: the fit left the lines (line evidence 1.0 ->
+    0.74) and the photo was refused.  A step must keep the lines where the fit puts them."""
+    gray, truth = _hard_morris("morris_b117005")
     refined = line_refine(gray, truth, MORRIS)
     assert error_units(refined, truth, "morris") < 0.1
     assert error_units(on_the_lattice(gray, refined, MORRIS), truth, "morris") < 0.1
@@ -109,11 +115,6 @@ def test_a_fit_a_unit_off_on_clear_lines_walks_back_onto_them() -> None:
     steps back; a fit a unit off there shows a higher line evidence than the right one (its samples on
     other lines, the right fit's hidden by stones), so a guard on the line evidence held it off (1.06 of a
     unit): the guard is asked only where the lines are faint."""
-    meta = json.loads((HARD / "morris_b117004.json").read_text())
-    board = np.array([MORRIS.xy[MORRIS.ids.index(pid)] for pid in meta["cell_px"]], np.float64)
-    truth, _ = cv2.findHomography(board, np.array(list(meta["cell_px"].values()), np.float64), 0)
-    photo = cv2.imread(str(HARD / meta["image"]))
-    assert photo is not None
-    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray, truth = _hard_morris("morris_b117004")
     start = _off(truth, -1.0, 0.0, 0.0)
     assert error_units(on_the_lattice(gray, line_refine(gray, start, MORRIS), MORRIS), truth, "morris") < 0.3
