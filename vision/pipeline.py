@@ -38,7 +38,7 @@ from .evidence import (
     pattern_contrast,
     samples_in_view,
 )
-from .memo import gray32, shrunk
+from .memo import forget, gray32, shrunk
 from .refine import lattice_steps, point_kinds, point_look_gap
 from .detect import Detection, drawing_fits, find_board
 from .errors import VisionError
@@ -46,7 +46,6 @@ from .io import read_image
 from .layouts import GAMES, Layout, get_layout
 from .marks import mark_grid
 from .linegraph import chroma_contrast
-from .memo import forget
 from .missing import darkest_hue_may_be_black, missing_colour_found
 from .presence import inked_empties, rimmed_empties, rimless_stones
 from .tuning import (
@@ -298,6 +297,19 @@ def off_the_points(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     return up is not None and point_look_gap(img, H, layout, up) >= POINT_KINDS_APART
 
 
+def _mid_copy(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The photo at the line search's size (MID_SIDE on its long side, never enlarged), and the map of
+    full-size pixels onto it: what a doubt about a fit's step is asked on, at a fraction of the CPU."""
+    scale = min(1.0, MID_SIDE / max(img.shape[:2]))
+    return (shrunk(img, MID_SIDE) if scale < 1 else img), np.diag([scale, scale, 1.0])
+
+
+def _unit_moves(game: str) -> list[np.ndarray]:
+    """Board units -> board units: the board moved one step of its repeating lattice each way
+    (`refine.lattice_steps`); `H @ move` is the fit a step off."""
+    return [np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in lattice_steps(game)]
+
+
 def a_step_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     """Whether a rings fit that its stones hold, not its lines, may lie a whole lattice step off: the
     stones sit on a lattice that repeats, so only the board's outline tells the step, and here a fit one
@@ -309,11 +321,9 @@ def a_step_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     lines = max(line_evidence(gray, H, layout), line_evidence(gray, H, layout, samples_in_view(gray, H, layout)))
     if lines >= SURE_FIT[layout.game]:
         return False
-    scale = min(1.0, MID_SIDE / max(img.shape[:2]))
-    mid, to_mid = shrunk(img, MID_SIDE) if scale < 1 else img, np.diag([scale, scale, 1.0])
+    mid, to_mid = _mid_copy(img)
     shown = outline_support(mid, to_mid @ H, layout)
-    steps = [np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in lattice_steps(layout.game)]
-    return any(outline_support(mid, to_mid @ H @ step, layout) >= shown for step in steps)
+    return any(outline_support(mid, to_mid @ H @ step, layout) >= shown for step in _unit_moves(layout.game))
 
 
 def faint_lines(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
@@ -335,12 +345,12 @@ def a_unit_in_doubt(img: np.ndarray, H: np.ndarray, layout: Layout) -> bool:
     -- tell it; where they cannot (faint lines, wood grain as strong as the lines) the fit is in doubt too."""
     if layout.game not in UNIT_APART:
         return False
-    steps = [np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in lattice_steps(layout.game)]
+    steps = _unit_moves(layout.game)
     own, *others = pattern_contrast(gray32(img), [H, *(H @ step for step in steps)], layout)
     if own - max(others) >= UNIT_APART[layout.game]:
         return False
-    scale = min(1.0, MID_SIDE / max(img.shape[:2]))  # the hue's copy at the line search's size: a tenth the CPU
-    mid, on_mid = (shrunk(img, MID_SIDE) if scale < 1 else img), np.diag([scale, scale, 1.0]) @ H
+    mid, to_mid = _mid_copy(img)  # the hue's copy at the line search's size: a tenth the CPU
+    on_mid = to_mid @ H
     own, *others = pattern_contrast(
         chroma_contrast(mid).astype(np.float32), [on_mid, *(on_mid @ step for step in steps)], layout
     )

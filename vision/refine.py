@@ -201,8 +201,10 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     steps = [np.zeros(2), *steps]
     at = np.zeros(2)
     for _ in range(LATTICE_WALK):  # walk while a neighbour shows more: a coarse fit may be steps off
+        here = line_evidence(gray, _moved(H, 1.0, at[0], at[1]), layout) if faint else 0.0
         best = max(
-            (at + step for step in steps if not faint or _keeps_its_lines(gray, H, at, at + step, layout)), key=shown
+            (at + step for step in steps if not faint or _keeps_its_lines(gray, H, here, step, at + step, layout)),
+            key=shown,
         )
         if np.allclose(best, at):
             break
@@ -210,16 +212,17 @@ def on_the_lattice(gray: np.ndarray, H: np.ndarray, layout: Layout) -> np.ndarra
     return _moved(H, 1.0, at[0], at[1])
 
 
-def _keeps_its_lines(gray: np.ndarray, H: np.ndarray, at: np.ndarray, to: np.ndarray, layout: Layout) -> bool:
-    """Whether a lattice step from `at` to `to` (board units from `H`) keeps the drawn lines where the fit
-    puts them (`line_evidence`, within WALK_LINES_LOSS), asked on faint lines only: there the walk's count of
+def _keeps_its_lines(
+    gray: np.ndarray, H: np.ndarray, here: float, step: np.ndarray, to: np.ndarray, layout: Layout
+) -> bool:
+    """Whether a lattice `step` to `to` (board units from `H`) keeps the drawn lines where the fit puts them
+    (`line_evidence`, within WALK_LINES_LOSS of `here`, the fit's before the step), asked on faint lines only: there the walk's count of
     strong peaks sees only stones' and the board's edges, and a step that follows them leaves the lines
     (Blender 117005: gold on ivory).  On clear lines the count is right, and a fit a unit off may show a
     higher line evidence than its own (its samples on other lines, its own hidden by stones: the guard kept
     unit-off starts there on Blender 117004, 119003, dev 91000)."""
-    if np.allclose(at, to):
+    if np.allclose(step, 0.0):
         return True
-    here = line_evidence(gray, _moved(H, 1.0, at[0], at[1]), layout)
     return line_evidence(gray, _moved(H, 1.0, to[0], to[1]), layout) >= here - WALK_LINES_LOSS
 
 
