@@ -443,7 +443,7 @@ def _stone_colours(feats: np.ndarray) -> np.ndarray:
     return colour_space(feats[:, :3].astype(np.float64))
 
 
-def _two_groups(x: np.ndarray, apart_at_least: float = SPLIT_APART, tight: float = SPLIT_TIGHT) -> np.ndarray | None:
+def two_groups(x: np.ndarray, apart_at_least: float = SPLIT_APART, tight: float = SPLIT_TIGHT) -> np.ndarray | None:
     """Two-means on colour rows (started from the darkest and the lightest): the boolean split
     when the rows form two tight groups far apart (`apart_at_least`, and `tight` times the spread
     within a group), else None."""
@@ -481,7 +481,7 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
         cells = np.flatnonzero(best == c)
         if len(cells) < 2 * SPLIT_MIN:
             continue
-        side = _two_groups(colour[cells])
+        side = two_groups(colour[cells])
         if side is None:
             continue
         groups = (cells[~side], cells[side])
@@ -500,12 +500,12 @@ def split_lookalikes(best: np.ndarray, P: np.ndarray, feats: np.ndarray) -> np.n
 
 
 def empty_looks(best: np.ndarray, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The cells read empty as two tight colour groups apart (`_two_groups` with EMPTY_LOOKS_APART and
+    """The cells read empty as two tight colour groups apart (`two_groups` with EMPTY_LOOKS_APART and
     EMPTY_LOOKS_TIGHT), or None when they are one look: one photo's empty pockets look alike."""
     empty = np.flatnonzero(best == 0)
     if len(empty) < 2 * SPLIT_MIN:
         return None
-    side = _two_groups(_stone_colours(feats[empty]), EMPTY_LOOKS_APART, EMPTY_LOOKS_TIGHT)
+    side = two_groups(_stone_colours(feats[empty]), EMPTY_LOOKS_APART, EMPTY_LOOKS_TIGHT)
     return None if side is None else (empty[side], empty[~side])
 
 
@@ -552,7 +552,7 @@ def structured_empty_look(
             return best
         # of three looks the first split may part one from the other two: the larger part is split again
         larger = max(looks, key=len)
-        again = _two_groups(_stone_colours(feats[larger]), EMPTY_LOOKS_APART, EMPTY_LOOKS_TIGHT)
+        again = two_groups(_stone_colours(feats[larger]), EMPTY_LOOKS_APART, EMPTY_LOOKS_TIGHT)
         pairs = [looks] + ([] if again is None else [(larger[again], larger[~again])])
         found = [
             stones

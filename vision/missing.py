@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .classify import ABSENT_COLOUR_CHANCE, MIN_LOOK, feature_names
+from .classify import ABSENT_COLOUR_CHANCE, MIN_LOOK, feature_names, two_groups
 from .naming import HUELESS, LIT_REGIONS, colour_space, region_kappa
 from .tuning import EMPTY_LOOKS_TIGHT, RENAMED_CONFIDENCE
 
@@ -31,22 +31,10 @@ def chance_missing(colour: str, drawn: int, stone_set: Mapping[str, int]) -> flo
 
 
 def colour_looks(colours: np.ndarray) -> np.ndarray | None:
-    """Two-means on colour rows (from the darkest and the lightest): the boolean split when the two groups stand
-    `EMPTY_LOOKS_TIGHT` times their spread apart, else None.  No floor on the distance: the missing colour
-    already says one of the looks is stones, and glass takes on the pockets' colour, all but its tint."""
-    order = np.argsort(colours[:, 0])
-    centres = np.stack([colours[order[0]], colours[order[-1]]])
-    side = np.zeros(len(colours), bool)
-    for _ in range(10):
-        side = np.linalg.norm(colours - centres[1], axis=1) < np.linalg.norm(colours - centres[0], axis=1)
-        if side.all() or not side.any():
-            return None
-        centres = np.stack([colours[~side].mean(0), colours[side].mean(0)])
-    if min(side.sum(), (~side).sum()) < MIN_LOOK:
-        return None
-    apart = float(np.linalg.norm(centres[1] - centres[0]))
-    spread = max(float(np.median(np.linalg.norm(colours[g] - centres[k], axis=1))) for k, g in enumerate((~side, side)))
-    return side if apart >= EMPTY_LOOKS_TIGHT * spread else None
+    """The colour rows split in two looks (`classify.two_groups`) that stand `EMPTY_LOOKS_TIGHT` times their
+    spread apart, else None.  No floor on the distance: the missing colour already says one of the looks is
+    stones, and glass takes on the pockets' colour, all but its tint."""
+    return two_groups(colours, 0.0, EMPTY_LOOKS_TIGHT)
 
 
 def missing_colour_found(
