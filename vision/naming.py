@@ -657,12 +657,15 @@ def near_other_names(names: list[int], centres: np.ndarray) -> np.ndarray:
     return (near(centres) & other).any(1)
 
 
-def _lone_cells(groups: list[np.ndarray], own: np.ndarray) -> np.ndarray:
-    """The cells read as stones that no named group holds (too few like them, `MIN_GROUP`); none when
-    there is no group to set them beside."""
+def _lone_cells_beside(groups: list[np.ndarray], colours: np.ndarray, own: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cells read as stones that no named group holds (too few like them, `MIN_GROUP`), and per such
+    cell which groups it stands near (`near`, one row each); none when there is no group to set them beside."""
     if not groups:
-        return np.zeros(0, int)
-    return np.setdiff1d(np.flatnonzero(own != EMPTY), np.concatenate(groups))
+        return np.zeros(0, int), np.zeros((0, 0), bool)
+    lone = np.setdiff1d(np.flatnonzero(own != EMPTY), np.concatenate(groups))
+    centres = np.stack([colours[g].mean(0) for g in groups])
+    beside = [near(np.vstack([colours[c][None], centres]))[0, 1:] for c in lone]
+    return lone, np.array(beside, bool).reshape(len(lone), len(groups))
 
 
 def lone_cells_in_doubt(
@@ -673,13 +676,8 @@ def lone_cells_in_doubt(
     that bears another stone name: it is one of them, split off by the light, and no surer than they
     are (Blender dev 115002: four sunlit yellow glass stones read orange, sure, beside a doubted group)."""
     doubted = np.zeros(len(colours), bool)
-    lone = _lone_cells(groups, own)
-    if not len(lone):
-        return doubted
-    centres = np.stack([colours[g].mean(0) for g in groups])
     named = np.array(names)
-    for c in lone:
-        beside = near(np.vstack([colours[c][None], centres]))[0, 1:]
+    for c, beside in zip(*_lone_cells_beside(groups, colours, own)):
         doubted[c] = bool((beside & (in_doubt | ((named != EMPTY) & (named != own[c])))).any())
     return doubted
 
@@ -691,17 +689,16 @@ def lone_cells_joined(groups: list[np.ndarray], names: list[int], colours: np.nd
     rings_002: two sunlit orange stones read yellow beside fifty orange ones).  It stays marked for checking
     (`lone_cells_in_doubt`: it stands near a group of another name than its own reading)."""
     joined = own.copy()
-    lone = _lone_cells(groups, own)
-    if not len(lone):
-        return joined
-    centres = np.stack([colours[g].mean(0) for g in groups])
     named = np.array(names)
-    for c in lone:
-        if own[c] in named:
-            continue
-        beside = named[near(np.vstack([colours[c][None], centres]))[0, 1:]]
-        if len(beside) and EMPTY not in beside and len(set(beside.tolist())) == 1:
-            joined[c] = beside[0]
+    for c, beside in zip(*_lone_cells_beside(groups, colours, own)):
+        names_beside = named[beside]
+        if (
+            own[c] not in named
+            and len(names_beside)
+            and EMPTY not in names_beside
+            and len(set(names_beside.tolist())) == 1
+        ):
+            joined[c] = names_beside[0]
     return joined
 
 
